@@ -1,0 +1,51 @@
+# Driver for building, booting and testing our kprobe_events tracer.
+# Each target is one stage; "run" and "check" chain them.  See README.
+SHELL := /bin/bash
+export BUILD_DIR ?= $(CURDIR)/build
+export CMD TESTS
+
+.PHONY: all deps prepare config kernel initramfs build run check patch \
+	upstream clean distclean
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+prepare: deps
+	@scripts/prepare.sh linux
+
+config: prepare
+	@scripts/configure.sh linux
+
+kernel: config
+	@scripts/build-kernel.sh linux
+
+initramfs: kernel
+	@scripts/initramfs.sh linux
+
+build: initramfs
+
+# make run [CMD='shell command']
+run: build
+	@scripts/qemu-run.sh $(if $(CMD),--mode cmd --cmd "$$CMD")
+
+# make check [TESTS='test_a.sh test_b.sh']
+check: build
+	@scripts/check.sh $(TESTS)
+
+# The pristine kernel with the same .config (the baseline).
+upstream: deps
+	@scripts/prepare.sh upstream
+	@scripts/configure.sh upstream
+	@scripts/build-kernel.sh upstream
+	@scripts/initramfs.sh upstream
+
+patch: prepare
+	@scripts/mkpatch.sh
+
+clean:
+	rm -rf out $(BUILD_DIR)/linux/obj $(BUILD_DIR)/upstream/obj
+
+distclean:
+	rm -rf out $(BUILD_DIR)

@@ -1,0 +1,1334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kprobe-based event tracer: the tracefs "kprobe_events" interface.
+ *
+ * A line written to kprobe_events goes through four steps, each of which
+ * either succeeds or leaves the kernel exactly as it was:
+ *
+ *   1. tkp_parse()    - the words of the line become a struct tkp_spec.
+ *                       Pure: no allocation, no lookup, no lock.
+ *   2. tkp_alloc()    - the spec becomes a struct tkp_probe, with its
+ *                       event name, print format and kprobe filled in.
+ *   3. tkp_register() - under event_mutex: the kprobe is registered
+ *                       disarmed (this is where the kprobes core judges
+ *                       the place), then the trace event is added.
+ *   4. the probe is published on the dynamic event list.
+ *
+ * A probe fires in tkp_entry_hit() or tkp_return_hit().  Those run with
+ * preemption disabled, take no lock and allocate nothing: they read the
+ * set of trace files the event is enabled in through one RCU-protected
+ * pointer and write one record into each.
+ *
+ * Removal runs the other way: refuse if enabled, unregister the kprobe
+ * (which waits for every running handler to finish), only then remove the
+ * trace event, whose files a handler may have been writing to, and free.
+ * Clearing everything unregisters all the kprobes as one batch, so it
+ * waits for one grace period, not one per probe.
+ *
+ * The one lock of the control path is event_mutex, which the trace event
+ * core already requires for adding, removing, enabling and disabling
+ * events; it also protects the dynamic event list our probes live on.
+ */
+#define pr_fmt(fmt)	"trace_kprobe: " fmt
+
+#include <linux/error-injection.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/security.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/trace_events.h>
+
+#include "trace.h"
+#include "trace_dynevent.h"
+#include "trace_output.h"
+#include "trace_probe.h"	/* prototypes of the in-kernel API below */
+
+#define TKP_DEFAULT_GROUP	"kprobes"
+#define TKP_MAXACTIVE_LIMIT	4096
+
+/* Messages for error_log; the texts are the kernel's documented ones. */
+enum tkp_err {
+	TKP_ERR_BAD_TYPE,
+	TKP_ERR_BAD_MAXACT,
+	TKP_ERR_MAXACT_TOO_BIG,
+	TKP_ERR_MAXACT_ON_PROBE,
+	TKP_ERR_NO_GROUP_NAME,
+	TKP_ERR_GROUP_TOO_LONG,
+	TKP_ERR_BAD_GROUP_NAME,
+	TKP_ERR_NO_EVENT_NAME,
+	TKP_ERR_EVENT_TOO_LONG,
+	TKP_ERR_BAD_EVENT_NAME,
+	TKP_ERR_EVENT_EXIST,
+	TKP_ERR_NO_PLACE,
+	TKP_ERR_BAD_PROBE_ADDR,
+	TKP_ERR_BAD_RETPROBE,
+	TKP_ERR_BAD_INSN_BNDRY,
+	TKP_ERR_FAIL_REG_PROBE,
+	TKP_ERR_ARGS_UNSUPPORTED,
+};
+
+static const char *tkp_err_text[] = {
+	[TKP_ERR_BAD_TYPE]	  = "Probe type must be 'p', 'r' or '-'",
+	[TKP_ERR_BAD_MAXACT]	  = "Invalid maxactive number",
+	[TKP_ERR_MAXACT_TOO_BIG]  = "Maxactive is too big",
+	[TKP_ERR_MAXACT_ON_PROBE] = "Maxactive is only for function exit",
+	[TKP_ERR_NO_GROUP_NAME]	  = "Group name is not specified",
+	[TKP_ERR_GROUP_TOO_LONG]  = "Group name is too long",
+	[TKP_ERR_BAD_GROUP_NAME]  = "Group name must follow the same rules as C identifiers",
+	[TKP_ERR_NO_EVENT_NAME]	  = "Event name is not specified",
+	[TKP_ERR_EVENT_TOO_LONG]  = "Event name is too long",
+	[TKP_ERR_BAD_EVENT_NAME]  = "Event name must follow the same rules as C identifiers",
+	[TKP_ERR_EVENT_EXIST]	  = "Given group/event name is already used by another event",
+	[TKP_ERR_NO_PLACE]	  = "Probe point is not specified",
+	[TKP_ERR_BAD_PROBE_ADDR]  = "Invalid probed address or symbol",
+	[TKP_ERR_BAD_RETPROBE]	  = "Retprobe address must be an function entry",
+	[TKP_ERR_BAD_INSN_BNDRY]  = "Probe point is not an instruction boundary",
+	[TKP_ERR_FAIL_REG_PROBE]  = "Failed to register probe event",
+	[TKP_ERR_ARGS_UNSUPPORTED] = "Fetch arguments are not supported yet",
+};
+
+/*
+ * What one definition line asks for.  Filled by tkp_parse() from the
+ * words of the line alone; the names are copies, so the spec outlives
+ * the line it came from.
+ */
+struct tkp_spec {
+	bool		is_return;
+	int		maxactive;	/* 0: the kprobes core's default */
+	char		group[MAX_EVENT_NAME_LEN];
+	char		event[MAX_EVENT_NAME_LEN];	/* "": make one up */
+	char		symbol[KSYM_NAME_LEN];		/* "": @addr is the place */
+	unsigned long	addr;
+	long		offset;
+
+	/* Where parsing stopped, for error_log: word, offset in it, message. */
+	int		err_word;
+	int		err_off;
+	enum tkp_err	err;
+};
+
+/*
+ * The trace files (one per trace instance) a probe's event is enabled in.
+ * Replaced as a whole on every change, so the hit path reads one pointer
+ * and walks a plain array; the old array is freed after a grace period.
+ */
+struct tkp_files {
+	struct rcu_head			rcu;
+	unsigned int			nr;
+	struct trace_event_file		*file[];
+};
+
+struct tkp_probe {
+	struct dyn_event		devent;	/* on dyn_event_list */
+	struct kretprobe		rp;	/* rp.kp alone for entry probes */
+	bool				is_return;
+	bool				registered;
+	char				*symbol;	/* NULL: address probe */
+	long				offset;
+	unsigned long __percpu		*nhit;
+	struct tkp_files __rcu		*files;
+	unsigned int			rec_size;
+	struct trace_event_class	class;
+	struct trace_event_call		call;
+};
+
+/* Ring-buffer records; the field names are the documented format ABI. */
+struct tkp_entry_rec {
+	struct trace_entry	ent;
+	unsigned long		ip;
+};
+
+struct tkp_return_rec {
+	struct trace_entry	ent;
+	unsigned long		func;
+	unsigned long		ret_ip;
+};
+
+static int tkp_dyn_create(const char *raw_command);
+static int tkp_dyn_show(struct seq_file *m, struct dyn_event *ev);
+static bool tkp_dyn_is_busy(struct dyn_event *ev);
+static int tkp_dyn_free(struct dyn_event *ev);
+static bool tkp_dyn_match(const char *system, const char *event,
+			  int argc, const char **argv, struct dyn_event *ev);
+
+static struct dyn_event_operations tkp_dyn_ops = {
+	.create		= tkp_dyn_create,
+	.show		= tkp_dyn_show,
+	.is_busy	= tkp_dyn_is_busy,
+	.free		= tkp_dyn_free,
+	.match		= tkp_dyn_match,
+};
+
+static inline bool is_tkp(struct dyn_event *ev)
+{
+	return ev->ops == &tkp_dyn_ops;
+}
+
+static inline struct tkp_probe *to_tkp(struct dyn_event *ev)
+{
+	return container_of(ev, struct tkp_probe, devent);
+}
+
+#define for_each_tkp(tp, pos)					\
+	for_each_dyn_event(pos)					\
+		if (is_tkp(pos) && ((tp) = to_tkp(pos)))
+
+#define for_each_tkp_safe(tp, pos, n)				\
+	for_each_dyn_event_safe(pos, n)				\
+		if (is_tkp(pos) && ((tp) = to_tkp(pos)))
+
+static inline const char *tkp_group(struct tkp_probe *tp)
+{
+	return tp->class.system;
+}
+
+static inline const char *tkp_event(struct tkp_probe *tp)
+{
+	return tp->call.name;
+}
+
+/* ---------------------------------------------------------------------
+ * Step 1: parsing.  Nothing here touches kernel state.
+ */
+
+static int tkp_fail(struct tkp_spec *spec, int word, int off,
+		    enum tkp_err err)
+{
+	spec->err_word = word;
+	spec->err_off = off;
+	spec->err = err;
+	return -EINVAL;
+}
+
+/* A name usable as a tracefs directory and a C identifier. */
+static bool tkp_name_ok(const char *name, size_t len)
+{
+	size_t i;
+
+	if (!len || !(isalpha(name[0]) || name[0] == '_'))
+		return false;
+	for (i = 1; i < len; i++)
+		if (!(isalnum(name[i]) || name[i] == '_'))
+			return false;
+	return true;
+}
+
+/*
+ * Copy the name that starts word @word at @off and is @len long into
+ * @dst, or describe why it cannot be one.  @what selects the group or
+ * the event messages.
+ */
+static int tkp_take_name(struct tkp_spec *spec, char *dst, const char *src,
+			 size_t len, int word, int off, bool group)
+{
+	if (!len)
+		return tkp_fail(spec, word, off, group ? TKP_ERR_NO_GROUP_NAME :
+							 TKP_ERR_NO_EVENT_NAME);
+	if (len >= MAX_EVENT_NAME_LEN)
+		return tkp_fail(spec, word, off, group ? TKP_ERR_GROUP_TOO_LONG :
+							 TKP_ERR_EVENT_TOO_LONG);
+	if (!tkp_name_ok(src, len))
+		return tkp_fail(spec, word, off, group ? TKP_ERR_BAD_GROUP_NAME :
+							 TKP_ERR_BAD_EVENT_NAME);
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+	return 0;
+}
+
+/*
+ * The first word: "p" or "r[MAXACTIVE]", then optionally ":[GROUP/][EVENT]".
+ * Anything else between the letter and the colon is refused, including
+ * what the kernel's own parser lets through ("r-1", "rfoo").
+ */
+static int tkp_parse_head(const char *w, struct tkp_spec *spec)
+{
+	const char *colon = strchr(w, ':');
+	const char *slash, *name;
+	size_t mlen = colon ? colon - w - 1 : strlen(w) - 1;
+	unsigned long maxact;
+	char num[16];
+	int ret;
+
+	if (w[0] != 'p' && w[0] != 'r')
+		return tkp_fail(spec, 0, 0, TKP_ERR_BAD_TYPE);
+	spec->is_return = w[0] == 'r';
+
+	if (mlen) {
+		if (!spec->is_return)
+			return tkp_fail(spec, 0, 1, TKP_ERR_MAXACT_ON_PROBE);
+		if (mlen >= sizeof(num) || !isdigit(w[1]))
+			return tkp_fail(spec, 0, 1, TKP_ERR_BAD_MAXACT);
+		memcpy(num, w + 1, mlen);
+		num[mlen] = '\0';
+		if (kstrtoul(num, 10, &maxact) || !maxact)
+			return tkp_fail(spec, 0, 1, TKP_ERR_BAD_MAXACT);
+		if (maxact > TKP_MAXACTIVE_LIMIT)
+			return tkp_fail(spec, 0, 1, TKP_ERR_MAXACT_TOO_BIG);
+		spec->maxactive = maxact;
+	}
+
+	strscpy(spec->group, TKP_DEFAULT_GROUP, sizeof(spec->group));
+	if (!colon)
+		return 0;
+
+	name = colon + 1;
+	slash = strchr(name, '/');
+	if (slash) {
+		ret = tkp_take_name(spec, spec->group, name, slash - name, 0,
+				    name - w, true);
+		if (ret)
+			return ret;
+		name = slash + 1;
+		/* "GROUP/" alone: the event name is made up. */
+		if (!*name)
+			return 0;
+	}
+	return tkp_take_name(spec, spec->event, name, strlen(name), 0,
+			     name - w, false);
+}
+
+/* The second word: SYMBOL[+offs|-offs] or a kernel address. */
+static int tkp_parse_place(const char *w, struct tkp_spec *spec)
+{
+	const char *sign;
+	size_t len;
+	long offs;
+
+	if (isdigit(w[0])) {
+		if (kstrtoul(w, 0, &spec->addr) || !spec->addr)
+			return tkp_fail(spec, 1, 0, TKP_ERR_BAD_PROBE_ADDR);
+		return 0;
+	}
+
+	sign = strpbrk(w, "+-");
+	len = sign ? sign - w : strlen(w);
+	if (!len || len >= KSYM_NAME_LEN)
+		return tkp_fail(spec, 1, 0, TKP_ERR_BAD_PROBE_ADDR);
+	memcpy(spec->symbol, w, len);
+	spec->symbol[len] = '\0';
+	/* Kernel symbols: identifier characters, and '.' for clones. */
+	if (strspn(spec->symbol, "abcdefghijklmnopqrstuvwxyz"
+				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") != len)
+		return tkp_fail(spec, 1, 0, TKP_ERR_BAD_PROBE_ADDR);
+
+	if (sign) {
+		if (!isdigit(sign[1]) || kstrtol(sign + 1, 0, &offs) ||
+		    offs > INT_MAX)
+			return tkp_fail(spec, 1, len, TKP_ERR_BAD_PROBE_ADDR);
+		spec->offset = *sign == '-' ? -offs : offs;
+	}
+	if (spec->is_return && spec->offset)
+		return tkp_fail(spec, 1, len, TKP_ERR_BAD_RETPROBE);
+	return 0;
+}
+
+/**
+ * tkp_parse - turn the words of a definition line into a spec
+ * @argc: number of words
+ * @argv: the words; argv[0] is "p..." or "r..."
+ * @spec: filled in; on failure, its err fields say where and why
+ *
+ * Return: 0, or -EINVAL with @spec describing the fault.
+ */
+static int tkp_parse(int argc, const char **argv, struct tkp_spec *spec)
+{
+	int ret;
+
+	memset(spec, 0, sizeof(*spec));
+	ret = tkp_parse_head(argv[0], spec);
+	if (ret)
+		return ret;
+	if (argc < 2)
+		return tkp_fail(spec, 0, strlen(argv[0]), TKP_ERR_NO_PLACE);
+	ret = tkp_parse_place(argv[1], spec);
+	if (ret)
+		return ret;
+	if (argc > 2)
+		return tkp_fail(spec, 2, 0, TKP_ERR_ARGS_UNSUPPORTED);
+	return 0;
+}
+
+/*
+ * Log a refused line to error_log.  The command is shown as its words
+ * joined by single spaces, and the caret goes under character @off of
+ * word @word.
+ */
+static void tkp_log_err(int argc, const char **argv, int word, int off,
+			enum tkp_err err)
+{
+	size_t len = 0;
+	int i, pos = 0;
+	char *cmd;
+
+	for (i = 0; i < argc; i++) {
+		if (i == word)
+			pos = len;
+		len += strlen(argv[i]) + 1;
+	}
+	cmd = kmalloc(len, GFP_KERNEL);
+	if (!cmd)
+		return;
+	cmd[0] = '\0';
+	for (i = 0; i < argc; i++) {
+		if (i)
+			strcat(cmd, " ");
+		strcat(cmd, argv[i]);
+	}
+	tracing_log_err(NULL, "trace_kprobe", cmd, tkp_err_text, err,
+			pos + off);
+	kfree(cmd);
+}
+
+/* ---------------------------------------------------------------------
+ * The hit path.  Runs in kprobe context: preemption (and often
+ * interrupts) disabled.  No locks, no allocation.
+ */
+
+static nokprobe_inline void
+tkp_write_entry(struct tkp_probe *tp, struct trace_event_file *file,
+		struct pt_regs *regs)
+{
+	struct trace_event_buffer fbuf;
+	struct tkp_entry_rec *rec;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+	rec = trace_event_buffer_reserve(&fbuf, file, tp->rec_size);
+	if (!rec)
+		return;
+	fbuf.regs = regs;
+	rec->ip = (unsigned long)tp->rp.kp.addr;
+	trace_event_buffer_commit(&fbuf);
+}
+
+static int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct tkp_probe *tp = container_of(kp, struct tkp_probe, rp.kp);
+	struct tkp_files *files;
+	unsigned int i;
+
+	raw_cpu_inc(*tp->nhit);
+	files = rcu_dereference_sched(tp->files);
+	if (files)
+		for (i = 0; i < files->nr; i++)
+			tkp_write_entry(tp, files->file[i], regs);
+	return 0;	/* let the probed instruction run */
+}
+NOKPROBE_SYMBOL(tkp_entry_hit);
+
+static nokprobe_inline void
+tkp_write_return(struct tkp_probe *tp, struct trace_event_file *file,
+		 unsigned long ret_ip, struct pt_regs *regs)
+{
+	struct trace_event_buffer fbuf;
+	struct tkp_return_rec *rec;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+	rec = trace_event_buffer_reserve(&fbuf, file, tp->rec_size);
+	if (!rec)
+		return;
+	fbuf.regs = regs;
+	rec->func = (unsigned long)tp->rp.kp.addr;
+	rec->ret_ip = ret_ip;
+	trace_event_buffer_commit(&fbuf);
+}
+
+static int tkp_return_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct tkp_files *files;
+	struct tkp_probe *tp;
+	unsigned long ret_ip;
+	unsigned int i;
+
+	if (unlikely(!rp))
+		return 0;
+	tp = container_of(rp, struct tkp_probe, rp);
+	raw_cpu_inc(*tp->nhit);
+	files = rcu_dereference_sched(tp->files);
+	if (!files)
+		return 0;
+	ret_ip = get_kretprobe_retaddr(ri);
+	for (i = 0; i < files->nr; i++)
+		tkp_write_return(tp, files->file[i], ret_ip, regs);
+	return 0;
+}
+NOKPROBE_SYMBOL(tkp_return_hit);
+
+/* ---------------------------------------------------------------------
+ * The trace event: fields, text output, enable/disable.
+ */
+
+static int tkp_define_fields(struct trace_event_call *call)
+{
+	struct tkp_probe *tp = call->data;
+	int ret;
+
+	if (!tp->is_return)
+		return trace_define_field(call, "unsigned long", "__probe_ip",
+					  offsetof(struct tkp_entry_rec, ip),
+					  sizeof(unsigned long), 0,
+					  FILTER_OTHER);
+
+	ret = trace_define_field(call, "unsigned long", "__probe_func",
+				 offsetof(struct tkp_return_rec, func),
+				 sizeof(unsigned long), 0, FILTER_OTHER);
+	if (ret)
+		return ret;
+	return trace_define_field(call, "unsigned long", "__probe_ret_ip",
+				  offsetof(struct tkp_return_rec, ret_ip),
+				  sizeof(unsigned long), 0, FILTER_OTHER);
+}
+
+static struct trace_event_fields tkp_fields_array[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = tkp_define_fields },
+	{}
+};
+
+static enum print_line_t tkp_print(struct trace_iterator *iter, int flags,
+				   struct trace_event *event)
+{
+	struct trace_event_call *call =
+		container_of(event, struct trace_event_call, event);
+	struct tkp_probe *tp = call->data;
+	struct trace_seq *s = &iter->seq;
+
+	trace_seq_printf(s, "%s: (", trace_event_name(call));
+	if (tp->is_return) {
+		struct tkp_return_rec *rec = (struct tkp_return_rec *)iter->ent;
+
+		seq_print_ip_sym(s, rec->ret_ip, flags | TRACE_ITER_SYM_OFFSET);
+		trace_seq_puts(s, " <- ");
+		seq_print_ip_sym(s, rec->func, flags & ~TRACE_ITER_SYM_OFFSET);
+	} else {
+		struct tkp_entry_rec *rec = (struct tkp_entry_rec *)iter->ent;
+
+		seq_print_ip_sym(s, rec->ip, flags | TRACE_ITER_SYM_OFFSET);
+	}
+	trace_seq_puts(s, ")\n");
+	return trace_handle_return(s);
+}
+
+static struct trace_event_functions tkp_event_funcs = {
+	.trace		= tkp_print,
+};
+
+/*
+ * Arm the kprobe when the event gets its first user, disarm it after the
+ * last.  Callers hold event_mutex.
+ */
+static int tkp_arm(struct tkp_probe *tp, bool on)
+{
+	if (on)
+		return enable_kprobe(&tp->rp.kp);
+	return disable_kprobe(&tp->rp.kp);
+}
+
+static int tkp_file_add(struct tkp_probe *tp, struct trace_event_file *file)
+{
+	struct tkp_files *old, *new;
+	unsigned int n;
+	int ret;
+
+	old = rcu_dereference_protected(tp->files,
+					lockdep_is_held(&event_mutex));
+	n = old ? old->nr : 0;
+	new = kmalloc(struct_size(new, file, n + 1), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	if (n)
+		memcpy(new->file, old->file, n * sizeof(new->file[0]));
+	new->file[n] = file;
+	new->nr = n + 1;
+
+	if (!n) {
+		ret = tkp_arm(tp, true);
+		if (ret) {
+			kfree(new);
+			return ret;
+		}
+	}
+	rcu_assign_pointer(tp->files, new);
+	if (old)
+		kfree_rcu(old, rcu);
+	return 0;
+}
+
+static int tkp_file_del(struct tkp_probe *tp, struct trace_event_file *file)
+{
+	struct tkp_files *old, *new = NULL;
+	unsigned int i, j;
+
+	old = rcu_dereference_protected(tp->files,
+					lockdep_is_held(&event_mutex));
+	if (!old)
+		return -ENOENT;
+	for (i = 0; i < old->nr && old->file[i] != file; i++)
+		;
+	if (i == old->nr)
+		return -ENOENT;
+
+	if (old->nr == 1) {
+		tkp_arm(tp, false);
+	} else {
+		new = kmalloc(struct_size(new, file, old->nr - 1), GFP_KERNEL);
+		if (!new)
+			return -ENOMEM;
+		for (i = 0, j = 0; i < old->nr; i++)
+			if (old->file[i] != file)
+				new->file[j++] = old->file[i];
+		new->nr = j;
+	}
+	/*
+	 * A handler may still be writing to @file through @old; the file
+	 * itself outlives it because the trace event core waits for
+	 * running probes before it frees the files of an instance.
+	 */
+	rcu_assign_pointer(tp->files, new);
+	kfree_rcu(old, rcu);
+	return 0;
+}
+
+static int tkp_reg(struct trace_event_call *call, enum trace_reg type,
+		   void *data)
+{
+	struct tkp_probe *tp = call->data;
+
+	switch (type) {
+	case TRACE_REG_REGISTER:
+		return tkp_file_add(tp, data);
+	case TRACE_REG_UNREGISTER:
+		return tkp_file_del(tp, data);
+#ifdef CONFIG_PERF_EVENTS
+	case TRACE_REG_PERF_REGISTER:
+		/* perf and BPF attachment arrive with the in-kernel API. */
+		return -EOPNOTSUPP;
+	case TRACE_REG_PERF_UNREGISTER:
+	case TRACE_REG_PERF_OPEN:
+	case TRACE_REG_PERF_CLOSE:
+	case TRACE_REG_PERF_ADD:
+	case TRACE_REG_PERF_DEL:
+		return 0;
+#endif
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * Step 2: a probe built from a spec, not yet visible to anyone.
+ */
+
+static void tkp_free(struct tkp_probe *tp)
+{
+	if (!tp)
+		return;
+	free_percpu(tp->nhit);
+	kfree(tp->call.print_fmt);
+	kfree(tp->call.name);
+	kfree(tp->class.system);
+	kfree(tp->symbol);
+	kfree(tp);
+}
+
+/* "p_vfs_read_0", "r_0xffffffff81234560": what the kernel documents. */
+static char *tkp_auto_name(const struct tkp_spec *spec)
+{
+	char kind = spec->is_return ? 'r' : 'p';
+	char *name, *c;
+
+	if (spec->symbol[0])
+		name = kasprintf(GFP_KERNEL, "%c_%s_%ld", kind, spec->symbol,
+				 spec->offset);
+	else
+		name = kasprintf(GFP_KERNEL, "%c_0x%lx", kind, spec->addr);
+	if (!name)
+		return NULL;
+	/* "foo.isra.0" and negative offsets must still make a valid name. */
+	for (c = name; *c; c++)
+		if (!isalnum(*c) && *c != '_')
+			*c = '_';
+	if (strlen(name) >= MAX_EVENT_NAME_LEN)
+		name[MAX_EVENT_NAME_LEN - 1] = '\0';
+	return name;
+}
+
+static struct tkp_probe *tkp_alloc(const struct tkp_spec *spec)
+{
+	struct tkp_probe *tp;
+
+	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
+	if (!tp)
+		return ERR_PTR(-ENOMEM);
+	tp->nhit = alloc_percpu(unsigned long);
+	tp->class.system = kstrdup(spec->group, GFP_KERNEL);
+	tp->call.name = spec->event[0] ? kstrdup(spec->event, GFP_KERNEL) :
+					 tkp_auto_name(spec);
+	if (spec->symbol[0])
+		tp->symbol = kstrdup(spec->symbol, GFP_KERNEL);
+	tp->call.print_fmt = kstrdup(spec->is_return ?
+		"\"(%lx <- %lx)\", REC->__probe_func, REC->__probe_ret_ip" :
+		"\"(%lx)\", REC->__probe_ip", GFP_KERNEL);
+	if (!tp->nhit || !tp->class.system || !tp->call.name ||
+	    !tp->call.print_fmt || (spec->symbol[0] && !tp->symbol)) {
+		tkp_free(tp);
+		return ERR_PTR(-ENOMEM);
+	}
+
+	tp->is_return = spec->is_return;
+	tp->offset = spec->offset;
+	if (tp->symbol) {
+		tp->rp.kp.symbol_name = tp->symbol;
+		tp->rp.kp.offset = spec->offset;
+	} else {
+		tp->rp.kp.addr = (kprobe_opcode_t *)spec->addr;
+	}
+	/* Registered disarmed; the first enable arms it. */
+	tp->rp.kp.flags = KPROBE_FLAG_DISABLED;
+	if (tp->is_return) {
+		tp->rp.handler = tkp_return_hit;
+		tp->rp.maxactive = spec->maxactive;
+		tp->rec_size = sizeof(struct tkp_return_rec);
+	} else {
+		tp->rp.kp.pre_handler = tkp_entry_hit;
+		tp->rec_size = sizeof(struct tkp_entry_rec);
+	}
+
+	dyn_event_init(&tp->devent, &tkp_dyn_ops);
+	INIT_LIST_HEAD(&tp->class.fields);
+	tp->class.fields_array = tkp_fields_array;
+	tp->class.reg = tkp_reg;
+	tp->call.class = &tp->class;
+	tp->call.event.funcs = &tkp_event_funcs;
+	tp->call.flags = TRACE_EVENT_FL_KPROBE;
+	tp->call.data = tp;
+	return tp;
+}
+
+/* ---------------------------------------------------------------------
+ * Step 3: registration.  All under event_mutex.
+ */
+
+static struct tkp_probe *tkp_find(const char *group, const char *event)
+{
+	struct dyn_event *pos;
+	struct tkp_probe *tp;
+
+	for_each_tkp(tp, pos)
+		if (!strcmp(tkp_event(tp), event) &&
+		    !strcmp(tkp_group(tp), group))
+			return tp;
+	return NULL;
+}
+
+/* Which message explains a refusal by the kprobes core. */
+static enum tkp_err tkp_reg_err(int err)
+{
+	switch (err) {
+	case -ENOENT:
+		return TKP_ERR_BAD_PROBE_ADDR;
+	case -EILSEQ:
+		return TKP_ERR_BAD_INSN_BNDRY;
+	default:
+		return TKP_ERR_FAIL_REG_PROBE;
+	}
+}
+
+static int tkp_kprobe_register(struct tkp_probe *tp)
+{
+	int ret;
+
+	ret = tp->is_return ? register_kretprobe(&tp->rp) :
+			      register_kprobe(&tp->rp.kp);
+	if (!ret)
+		tp->registered = true;
+	return ret;
+}
+
+/*
+ * Register @tp and publish it.  On failure nothing of it is left in the
+ * kernel and @err says which message to log.
+ */
+static int tkp_register(struct tkp_probe *tp, enum tkp_err *err)
+{
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+
+	if (tkp_find(tkp_group(tp), tkp_event(tp)) ||
+	    find_event_file(top_trace_array(), tkp_group(tp), tkp_event(tp))) {
+		*err = TKP_ERR_EVENT_EXIST;
+		return -EEXIST;
+	}
+
+	ret = tkp_kprobe_register(tp);
+	if (ret) {
+		*err = tkp_reg_err(ret);
+		return ret;
+	}
+
+	if (!register_trace_event(&tp->call.event)) {
+		ret = -ENODEV;
+		goto unreg_kprobe;
+	}
+	dyn_event_add(&tp->devent, &tp->call);
+	ret = trace_add_event_call(&tp->call);
+	if (ret) {
+		dyn_event_remove(&tp->devent);
+		unregister_trace_event(&tp->call.event);
+		goto unreg_kprobe;
+	}
+	return 0;
+
+unreg_kprobe:
+	*err = TKP_ERR_FAIL_REG_PROBE;
+	if (tp->is_return)
+		unregister_kretprobe(&tp->rp);
+	else
+		unregister_kprobe(&tp->rp.kp);
+	tp->registered = false;
+	return ret;
+}
+
+/* ---------------------------------------------------------------------
+ * Removal.
+ */
+
+static bool tkp_busy(struct tkp_probe *tp)
+{
+	if (rcu_access_pointer(tp->files))
+		return true;
+#ifdef CONFIG_PERF_EVENTS
+	if (tp->call.perf_refcount)
+		return true;
+#endif
+	return trace_event_dyn_busy(&tp->call);
+}
+
+/*
+ * Take the trace event down and free.  The kprobe must already be
+ * unregistered: only then is no handler left that could be writing to one
+ * of the event's files, which removing the event frees.
+ */
+static void tkp_destroy(struct tkp_probe *tp)
+{
+	WARN_ON(trace_remove_event_call(&tp->call));
+	dyn_event_remove(&tp->devent);
+	tkp_free(tp);
+}
+
+static int tkp_remove(struct tkp_probe *tp)
+{
+	lockdep_assert_held(&event_mutex);
+
+	if (tkp_busy(tp))
+		return -EBUSY;
+	if (tp->is_return)
+		unregister_kretprobe(&tp->rp);
+	else
+		unregister_kprobe(&tp->rp.kp);
+	tkp_destroy(tp);
+	return 0;
+}
+
+/*
+ * Remove every probe, or none if one is in use.  The kprobes go in two
+ * batches (entry, return), each waiting for a single grace period.
+ */
+static int tkp_remove_all(void)
+{
+	struct kretprobe **rps = NULL;
+	struct kprobe **kps = NULL;
+	struct dyn_event *pos, *n;
+	struct tkp_probe *tp;
+	int nr = 0, nk = 0, nrp = 0;
+	int ret = 0;
+
+	mutex_lock(&event_mutex);
+	for_each_tkp(tp, pos) {
+		if (tkp_busy(tp)) {
+			ret = -EBUSY;
+			goto out;
+		}
+		nr++;
+	}
+	if (!nr)
+		goto out;
+
+	kps = kcalloc(nr, sizeof(*kps), GFP_KERNEL);
+	rps = kcalloc(nr, sizeof(*rps), GFP_KERNEL);
+	if (!kps || !rps) {
+		/* Slow but sure: one probe, one grace period, at a time. */
+		for_each_tkp_safe(tp, pos, n)
+			tkp_remove(tp);
+		goto reset;
+	}
+
+	for_each_tkp(tp, pos) {
+		if (tp->is_return)
+			rps[nrp++] = &tp->rp;
+		else
+			kps[nk++] = &tp->rp.kp;
+	}
+	if (nk)
+		unregister_kprobes(kps, nk);
+	if (nrp)
+		unregister_kretprobes(rps, nrp);
+	for_each_tkp_safe(tp, pos, n)
+		tkp_destroy(tp);
+reset:
+	tracing_reset_all_online_cpus();
+out:
+	mutex_unlock(&event_mutex);
+	kfree(kps);
+	kfree(rps);
+	return ret;
+}
+
+/* ---------------------------------------------------------------------
+ * Commands: what a line written to kprobe_events or dynamic_events does.
+ */
+
+static int tkp_create(int argc, const char **argv)
+{
+	struct tkp_spec *spec;
+	struct tkp_probe *tp;
+	enum tkp_err err;
+	int ret;
+
+	spec = kmalloc(sizeof(*spec), GFP_KERNEL);
+	if (!spec)
+		return -ENOMEM;
+
+	ret = tkp_parse(argc, argv, spec);
+	if (ret) {
+		tkp_log_err(argc, argv, spec->err_word, spec->err_off,
+			    spec->err);
+		goto out;
+	}
+
+	tp = tkp_alloc(spec);
+	if (IS_ERR(tp)) {
+		ret = PTR_ERR(tp);
+		goto out;
+	}
+
+	mutex_lock(&event_mutex);
+	ret = tkp_register(tp, &err);
+	mutex_unlock(&event_mutex);
+	if (ret) {
+		/* The event name is argv[0]'s; everything else is the place. */
+		tkp_log_err(argc, argv, err == TKP_ERR_EVENT_EXIST ? 0 : 1,
+			    0, err);
+		tkp_free(tp);
+	}
+out:
+	kfree(spec);
+	return ret;
+}
+
+/* "-:[GROUP/]EVENT": remove one probe; "-:GROUP/" all of a group. */
+static int tkp_delete(const char *raw_command)
+{
+	return dyn_event_release(raw_command, &tkp_dyn_ops);
+}
+
+static int tkp_run_command(const char *raw_command)
+{
+	const char **argv;
+	int argc, ret;
+
+	if (raw_command[0] == '-')
+		return tkp_delete(raw_command);
+
+	argv = (const char **)argv_split(GFP_KERNEL, raw_command, &argc);
+	if (!argv)
+		return -ENOMEM;
+	if (!argc) {
+		ret = 0;
+	} else if (argv[0][0] != 'p' && argv[0][0] != 'r') {
+		tkp_log_err(argc, argv, 0, 0, TKP_ERR_BAD_TYPE);
+		ret = -EINVAL;
+	} else {
+		ret = tkp_create(argc, argv);
+	}
+	argv_free((char **)argv);
+	return ret;
+}
+
+/* dynamic_events hands every line to every dynamic event type. */
+static int tkp_dyn_create(const char *raw_command)
+{
+	if (raw_command[0] != 'p' && raw_command[0] != 'r')
+		return -ECANCELED;
+	return tkp_run_command(raw_command);
+}
+
+/* Addresses are shown to whoever may read them in /proc/kallsyms. */
+static void tkp_show_addr(struct seq_file *m, void *addr)
+{
+	if (!kallsyms_show_value(m->file->f_cred))
+		addr = NULL;
+	seq_printf(m, "0x%0*lx", (int)(2 * sizeof(long)), (unsigned long)addr);
+}
+
+static int tkp_dyn_show(struct seq_file *m, struct dyn_event *ev)
+{
+	struct tkp_probe *tp = to_tkp(ev);
+
+	seq_putc(m, tp->is_return ? 'r' : 'p');
+	if (tp->is_return && tp->rp.maxactive)
+		seq_printf(m, "%d", tp->rp.maxactive);
+	seq_printf(m, ":%s/%s ", tkp_group(tp), tkp_event(tp));
+	if (!tp->symbol)
+		tkp_show_addr(m, tp->rp.kp.addr);
+	else if (tp->offset)
+		seq_printf(m, "%s%+ld", tp->symbol, tp->offset);
+	else
+		seq_puts(m, tp->symbol);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static bool tkp_dyn_is_busy(struct dyn_event *ev)
+{
+	return tkp_busy(to_tkp(ev));
+}
+
+static int tkp_dyn_free(struct dyn_event *ev)
+{
+	return tkp_remove(to_tkp(ev));
+}
+
+/* Does @place ("SYM", "SYM+OFFS", "0xADDR") name where @tp sits? */
+static bool tkp_place_is(struct tkp_probe *tp, const char *place)
+{
+	unsigned long addr;
+	size_t len;
+	long offs = 0;
+
+	if (!tp->symbol)
+		return !kstrtoul(place, 0, &addr) &&
+		       addr == (unsigned long)tp->rp.kp.addr;
+	len = strlen(tp->symbol);
+	if (strncmp(place, tp->symbol, len))
+		return false;
+	if (place[len] && kstrtol(place + len, 0, &offs))
+		return false;
+	return offs == tp->offset;
+}
+
+static bool tkp_dyn_match(const char *system, const char *event,
+			  int argc, const char **argv, struct dyn_event *ev)
+{
+	struct tkp_probe *tp = to_tkp(ev);
+
+	if (system && strcmp(system, tkp_group(tp)))
+		return false;
+	/* "-:GROUP/" names the whole group. */
+	if (event[0] && strcmp(event, tkp_event(tp)))
+		return false;
+	/* A further word must name the place; fetch arguments come later. */
+	if (!argc)
+		return true;
+	return argc == 1 && tkp_place_is(tp, argv[0]);
+}
+
+/* ---------------------------------------------------------------------
+ * tracefs: kprobe_events and kprobe_profile.
+ */
+
+static int tkp_events_show(struct seq_file *m, void *v)
+{
+	struct dyn_event *ev = v;
+
+	if (!is_tkp(ev))
+		return 0;
+	return tkp_dyn_show(m, ev);
+}
+
+static const struct seq_operations tkp_events_seq_ops = {
+	.start	= dyn_event_seq_start,
+	.next	= dyn_event_seq_next,
+	.stop	= dyn_event_seq_stop,
+	.show	= tkp_events_show,
+};
+
+static int tkp_events_open(struct inode *inode, struct file *file)
+{
+	int ret;
+
+	ret = security_locked_down(LOCKDOWN_TRACEFS);
+	if (ret)
+		return ret;
+
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		ret = tkp_remove_all();
+		if (ret)
+			return ret;
+	}
+	return seq_open(file, &tkp_events_seq_ops);
+}
+
+static ssize_t tkp_events_write(struct file *file, const char __user *buffer,
+				size_t count, loff_t *ppos)
+{
+	return trace_parse_run_command(file, buffer, count, ppos,
+				       tkp_run_command);
+}
+
+static const struct file_operations tkp_events_fops = {
+	.owner		= THIS_MODULE,
+	.open		= tkp_events_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= seq_release,
+	.write		= tkp_events_write,
+};
+
+static unsigned long tkp_hits(struct tkp_probe *tp)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += *per_cpu_ptr(tp->nhit, cpu);
+	return sum;
+}
+
+static int tkp_profile_show(struct seq_file *m, void *v)
+{
+	struct dyn_event *ev = v;
+	struct tkp_probe *tp;
+	unsigned long missed;
+
+	if (!is_tkp(ev))
+		return 0;
+	tp = to_tkp(ev);
+	missed = tp->rp.kp.nmissed;
+	if (tp->is_return)
+		missed += tp->rp.nmissed;
+	seq_printf(m, "  %-44s %15lu %15lu\n", tkp_event(tp), tkp_hits(tp),
+		   missed);
+	return 0;
+}
+
+static const struct seq_operations tkp_profile_seq_ops = {
+	.start	= dyn_event_seq_start,
+	.next	= dyn_event_seq_next,
+	.stop	= dyn_event_seq_stop,
+	.show	= tkp_profile_show,
+};
+
+static int tkp_profile_open(struct inode *inode, struct file *file)
+{
+	int ret;
+
+	ret = security_locked_down(LOCKDOWN_TRACEFS);
+	if (ret)
+		return ret;
+	return seq_open(file, &tkp_profile_seq_ops);
+}
+
+static const struct file_operations tkp_profile_fops = {
+	.owner		= THIS_MODULE,
+	.open		= tkp_profile_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= seq_release,
+};
+
+/* ---------------------------------------------------------------------
+ * The in-kernel API.  perf's kprobe PMU, BPF and the dynevent command
+ * builder are not supported by this tracer yet; every entry point says so
+ * with -EOPNOTSUPP rather than pretending.
+ */
+
+static struct tkp_probe *tkp_of_call(struct trace_event_call *call)
+{
+	if (!(call->flags & TRACE_EVENT_FL_KPROBE) ||
+	    call->class->reg != tkp_reg)
+		return NULL;
+	return call->data;
+}
+
+/**
+ * trace_kprobe_on_func_entry - is a kprobe event placed on a function entry
+ * @call: the event
+ *
+ * Return: true if @call is one of our events and its kprobe sits on the
+ * entry of a function.
+ */
+bool trace_kprobe_on_func_entry(struct trace_event_call *call)
+{
+	struct tkp_probe *tp = tkp_of_call(call);
+
+	if (!tp || !tp->registered)
+		return false;
+	return !kprobe_on_func_entry(tp->rp.kp.addr, NULL, 0);
+}
+
+/**
+ * trace_kprobe_error_injectable - may a BPF program override this function
+ * @call: the event
+ *
+ * Return: true if @call is one of our events and its place is in the
+ * kernel's error injection list.
+ */
+bool trace_kprobe_error_injectable(struct trace_event_call *call)
+{
+	struct tkp_probe *tp = tkp_of_call(call);
+
+	if (!tp || !tp->registered)
+		return false;
+	return within_error_injection_list((unsigned long)tp->rp.kp.addr);
+}
+
+#ifdef CONFIG_PERF_EVENTS
+/**
+ * create_local_trace_kprobe - make a probe private to one perf event
+ * @func: symbol, or NULL when @addr is given
+ * @addr: address, when @func is NULL
+ * @offs: offset from @func
+ * @is_return: true for a return probe
+ *
+ * Not supported yet.
+ *
+ * Return: ERR_PTR(-EOPNOTSUPP).
+ */
+struct trace_event_call *
+create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
+			  bool is_return)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+/**
+ * destroy_local_trace_kprobe - undo create_local_trace_kprobe()
+ * @event_call: what create_local_trace_kprobe() returned
+ *
+ * Never reached while create_local_trace_kprobe() refuses.
+ */
+void destroy_local_trace_kprobe(struct trace_event_call *event_call)
+{
+}
+
+/**
+ * bpf_get_kprobe_info - describe the kprobe behind a perf event
+ * @event: the perf event
+ * @fd_type: out: BPF_FD_TYPE_KPROBE or BPF_FD_TYPE_KRETPROBE
+ * @symbol: out: probed symbol
+ * @probe_offset: out: offset from @symbol
+ * @probe_addr: out: address when there is no symbol
+ * @perf_type_tracepoint: whether @event was opened as a tracepoint
+ *
+ * Not supported yet.
+ *
+ * Return: -EOPNOTSUPP.
+ */
+int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
+			const char **symbol, u64 *probe_offset,
+			u64 *probe_addr, bool perf_type_tracepoint)
+{
+	return -EOPNOTSUPP;
+}
+#endif /* CONFIG_PERF_EVENTS */
+
+static int tkp_gen_unsupported(struct dynevent_cmd *cmd)
+{
+	return -EOPNOTSUPP;
+}
+
+/**
+ * kprobe_event_cmd_init - prepare a command for building a kprobe event
+ * @cmd: the command to set up
+ * @buf: buffer the command text is built in
+ * @maxlen: size of @buf
+ *
+ * Running the command built on @cmd fails with -EOPNOTSUPP for now.
+ */
+void kprobe_event_cmd_init(struct dynevent_cmd *cmd, char *buf, int maxlen)
+{
+	dynevent_cmd_init(cmd, buf, maxlen, DYNEVENT_TYPE_KPROBE,
+			  tkp_gen_unsupported);
+}
+EXPORT_SYMBOL_GPL(kprobe_event_cmd_init);
+
+/**
+ * __kprobe_event_gen_cmd_start - start building a kprobe event command
+ * @cmd: the command, set up by kprobe_event_cmd_init()
+ * @kretprobe: true for a return probe
+ * @name: event name
+ * @loc: probe place
+ *
+ * Not supported yet.
+ *
+ * Return: -EOPNOTSUPP.
+ */
+int __kprobe_event_gen_cmd_start(struct dynevent_cmd *cmd, bool kretprobe,
+				 const char *name, const char *loc, ...)
+{
+	return -EOPNOTSUPP;
+}
+EXPORT_SYMBOL_GPL(__kprobe_event_gen_cmd_start);
+
+/**
+ * __kprobe_event_add_fields - add fetch arguments to a kprobe event command
+ * @cmd: the command
+ *
+ * Not supported yet.
+ *
+ * Return: -EOPNOTSUPP.
+ */
+int __kprobe_event_add_fields(struct dynevent_cmd *cmd, ...)
+{
+	return -EOPNOTSUPP;
+}
+EXPORT_SYMBOL_GPL(__kprobe_event_add_fields);
+
+/**
+ * kprobe_event_delete - remove a kprobe event by name
+ * @name: event name, in the default group
+ *
+ * Return: 0, -ENOENT if there is no such event, -EBUSY if it is in use.
+ */
+int kprobe_event_delete(const char *name)
+{
+	struct tkp_probe *tp;
+	int ret = -ENOENT;
+
+	mutex_lock(&event_mutex);
+	tp = tkp_find(TKP_DEFAULT_GROUP, name);
+	if (tp)
+		ret = tkp_remove(tp);
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(kprobe_event_delete);
+
+/* ---------------------------------------------------------------------
+ * Start-up.
+ */
+
+/* Early, so that dynamic_events knows us before anyone writes to it. */
+static __init int tkp_init_early(void)
+{
+	return dyn_event_register(&tkp_dyn_ops);
+}
+core_initcall(tkp_init_early);
+
+static __init int tkp_init_files(void)
+{
+	if (tracing_init_dentry())
+		return 0;
+	trace_create_file("kprobe_events", TRACE_MODE_WRITE, NULL, NULL,
+			  &tkp_events_fops);
+	trace_create_file("kprobe_profile", TRACE_MODE_READ, NULL, NULL,
+			  &tkp_profile_fops);
+	return 0;
+}
+fs_initcall(tkp_init_files);

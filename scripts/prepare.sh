@@ -1,0 +1,80 @@
+#!/bin/bash
+# prepare.sh VARIANT: extract the kernel into build/VARIANT/src (once) and,
+# for the "linux" variant, lay our overlay over it.  Files are only
+# rewritten when their content changes, so make rebuilds only what we touched.
+. "$(dirname "$0")/common.sh"
+
+variant=${1:-linux}
+vdir=$(variant_dir "$variant")
+src=$(src_dir "$variant")
+
+[ -f "$TARBALL" ] || die "$TARBALL missing (apt-get install linux-source-6.1)"
+
+if [ ! -f "$vdir/.extracted" ]; then
+	log "extracting $TARBALL into $src"
+	rm -rf "$src" "$vdir/orig"
+	mkdir -p "$src"
+	tar -xJf "$TARBALL" -C "$src" --strip-components=1
+	# Keep the pristine copies of the files we amend.
+	mkdir -p "$vdir/orig/kernel/trace"
+	cp "$src/kernel/trace/Kconfig" "$src/kernel/trace/Makefile" \
+		"$vdir/orig/kernel/trace/"
+	touch "$vdir/.extracted"
+fi
+v=$(make -s -C "$src" kernelversion)
+log "kernel $v ($variant)"
+
+[ "$variant" = linux ] || exit 0
+
+# install_if_changed SRC DST: copy unless identical (keeps mtimes stable).
+install_if_changed() {
+	mkdir -p "$(dirname "$2")"
+	cmp -s "$1" "$2" 2>/dev/null || cp "$1" "$2"
+}
+
+# Our whole files.
+for f in "$TOP"/kernel/trace/trace_kprobe*.c; do
+	install_if_changed "$f" "$src/kernel/trace/$(basename "$f")"
+done
+install_if_changed "$TOP/Documentation/trace/kprobetrace.txt" \
+	"$src/Documentation/trace/kprobetrace.txt"
+mkdir -p "$src/tools/testing/selftests/kprobe_events"
+for f in "$SELFTESTS"/*; do
+	case "$f" in *.o|*/kpe_write|*/kpe_loop) continue ;; esac
+	install_if_changed "$f" "$src/tools/testing/selftests/kprobe_events/$(basename "$f")"
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Kconfig: our KPROBE_EVENTS entry replaces the kernel's, from its
+# "config KPROBE_EVENTS" line up to the next "config" line.
+orig=$vdir/orig/kernel/trace/Kconfig
+grep -q '^config KPROBE_EVENTS$' "$orig" ||
+	die "anchor 'config KPROBE_EVENTS' not found in kernel/trace/Kconfig"
+awk -v ours="$TOP/kernel/trace/Kconfig" '
+	/^config KPROBE_EVENTS$/ {
+		while ((getline l < ours) > 0)
+			if (l !~ /^#/) print l
+		print ""
+		skip = 1; next
+	}
+	skip && /^(config|menuconfig|endmenu|if|endif|source) / { skip = 0 }
+	!skip { print }
+' "$orig" > "$tmp/Kconfig"
+install_if_changed "$tmp/Kconfig" "$src/kernel/trace/Kconfig"
+
+# Makefile: our lines replace the kernel's trace_kprobe.o line.
+orig=$vdir/orig/kernel/trace/Makefile
+anchor='obj-$(CONFIG_KPROBE_EVENTS) += trace_kprobe.o'
+grep -qxF "$anchor" "$orig" ||
+	die "anchor '$anchor' not found in kernel/trace/Makefile"
+awk -v ours="$TOP/kernel/trace/Makefile" -v anchor="$anchor" '
+	$0 == anchor {
+		while ((getline l < ours) > 0)
+			if (l !~ /^#/) print l
+		next
+	}
+	{ print }
+' "$orig" > "$tmp/Makefile"
+install_if_changed "$tmp/Makefile" "$src/kernel/trace/Makefile"

@@ -1,0 +1,91 @@
+#!/bin/bash
+# qemu-run.sh [options]: boot a built kernel with the test initramfs.
+#
+#   --variant V     linux (ours, default) or upstream
+#   --mode M        shell (default with a terminal), demo (default without),
+#                   cmd (with --cmd), check (run the kselftests)
+#   --cmd 'CMD'     shell command to run in the guest (implies --mode cmd)
+#   --tests 'T...'  with --mode check: only these tests
+#   --smp N  --mem SIZE  --timeout SECONDS  --append 'KERNEL ARGS'
+#   --log FILE      console log (default build/VARIANT/console.log)
+#   --icount        exact instruction-count time (-icount shift=0,sleep=off)
+#   --kvm           use KVM (opt-in only: on these machines /dev/kvm exists
+#                   but hangs QEMU)
+#
+# Exit status: the guest's own status, or 1 on timeout or on any kernel
+# splat in the console (BUG, WARNING, Oops, KASAN, lockdep, RCU, kmemleak,
+# panic).
+. "$(dirname "$0")/common.sh"
+
+variant=linux mode= cmd= tests= smp=2 mem=1G timeout=600 append= log= icount= kvm=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--variant) variant=$2; shift ;;
+	--mode) mode=$2; shift ;;
+	--cmd) cmd=$2; mode=${mode:-cmd}; shift ;;
+	--tests) tests=$2; shift ;;
+	--smp) smp=$2; shift ;;
+	--mem) mem=$2; shift ;;
+	--timeout) timeout=$2; shift ;;
+	--append) append=$2; shift ;;
+	--log) log=$2; shift ;;
+	--icount) icount=1 ;;
+	--kvm) kvm=1 ;;
+	*) die "unknown option $1" ;;
+	esac
+	shift
+done
+if [ -z "$mode" ]; then
+	if [ -t 0 ] && [ -t 1 ] && [ "${CI:-}" != true ]; then mode=shell; else mode=demo; fi
+fi
+
+vdir=$(variant_dir "$variant")
+kernel=$(obj_dir "$variant")/arch/x86/boot/bzImage
+[ -f "$kernel" ] || die "$kernel not built"
+[ -f "$vdir/initramfs.cpio" ] || die "$vdir/initramfs.cpio not built"
+log=${log:-$vdir/console.log}
+
+# The run-specific part of the initramfs, appended to the base archive.
+run=$(mktemp -d)
+trap 'rm -rf "$run"' EXIT
+mkdir -p "$run/kpe"
+echo "$mode" > "$run/kpe/mode"
+printf '%s\n' "$cmd" > "$run/kpe/cmd"
+printf '%s\n' "$tests" > "$run/kpe/tests"
+(cd "$run" && find kpe | cpio -o -H newc --quiet) > "$run/run.cpio"
+cat "$vdir/initramfs.cpio" "$run/run.cpio" > "$run/boot.cpio"
+
+accel=(-accel tcg,thread=multi)
+[ -n "$kvm" ] && accel=(-accel kvm -cpu host)
+[ -n "$icount" ] && accel=(-accel tcg -icount shift=0,sleep=off)
+
+qemu=(qemu-system-x86_64 "${accel[@]}" -m "$mem" -smp "$smp"
+      -kernel "$kernel" -initrd "$run/boot.cpio" -nic none -no-reboot
+      -append "console=ttyS0 panic=-1 $append")
+
+if [ "$mode" = shell ]; then
+	"${qemu[@]}" -nographic 2>&1 | tee "$log"
+	exit "${PIPESTATUS[0]}"
+fi
+
+set +e
+timeout -k 10 "$timeout" "${qemu[@]}" -display none -serial stdio -monitor none \
+	</dev/null 2>&1 | tr -d '\r' | tee "$log" | {
+	if [ -n "${KPE_QUIET:-}" ]; then grep --line-buffered -E '^(TAP|ok|not ok|#|kpe:|1\.\.)'; else cat; fi
+}
+qrc=${PIPESTATUS[0]}
+set -e
+
+rc=$(sed -n 's/^kpe: done rc=\([0-9]*\).*/\1/p' "$log" | tail -n1)
+splat='BUG:|WARNING:|Oops|KASAN|UBSAN|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|kmemleak|Kernel panic|general protection fault|Call Trace:'
+if grep -Eq "$splat" "$log"; then
+	echo "kpe: kernel splat in the console ($log):" >&2
+	grep -En "$splat" "$log" | head -20 >&2
+	exit 1
+fi
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	echo "kpe: guest timed out after ${timeout}s ($log)" >&2
+	exit 1
+fi
+[ -n "$rc" ] || { echo "kpe: guest ended without a result ($log)" >&2; exit 1; }
+exit "$rc"
