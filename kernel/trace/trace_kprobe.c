@@ -127,6 +127,7 @@ struct tkp_probe {
 	struct kretprobe		rp;	/* rp.kp alone for entry probes */
 	bool				is_return;
 	bool				registered;
+	int				maxactive;	/* as written, 0: default */
 	char				*symbol;	/* NULL: address probe */
 	long				offset;
 	unsigned long __percpu		*nhit;
@@ -692,6 +693,7 @@ static struct tkp_probe *tkp_alloc(const struct tkp_spec *spec)
 	if (tp->is_return) {
 		tp->rp.handler = tkp_return_hit;
 		tp->rp.maxactive = spec->maxactive;
+		tp->maxactive = spec->maxactive;
 		tp->rec_size = sizeof(struct tkp_return_rec);
 	} else {
 		tp->rp.kp.pre_handler = tkp_entry_hit;
@@ -981,8 +983,8 @@ static int tkp_dyn_show(struct seq_file *m, struct dyn_event *ev)
 	struct tkp_probe *tp = to_tkp(ev);
 
 	seq_putc(m, tp->is_return ? 'r' : 'p');
-	if (tp->is_return && tp->rp.maxactive)
-		seq_printf(m, "%d", tp->rp.maxactive);
+	if (tp->maxactive)
+		seq_printf(m, "%d", tp->maxactive);
 	seq_printf(m, ":%s/%s ", tkp_group(tp), tkp_event(tp));
 	if (!tp->symbol)
 		tkp_show_addr(m, tp->rp.kp.addr);

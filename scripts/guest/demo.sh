@@ -7,7 +7,8 @@ echo 'r:demo_read_ret vfs_read' >> kprobe_events
 echo '# cat kprobe_events'
 cat kprobe_events
 echo 1 > events/kprobes/enable
-cat /proc/version > /dev/null
+# busybox cat uses sendfile(); head reads with read(), through vfs_read.
+head -n 1 /proc/version > /dev/null
 echo 0 > events/kprobes/enable
 echo '# cat trace'
 grep -v '^#' trace | head -6

@@ -1,0 +1,77 @@
+#!/bin/bash
+# mkpatch.sh: our change as a git format-patch series (with cover letter)
+# against the pristine kernel, in out/, then checkpatch --strict over it.
+# Fails if checkpatch reports any error.
+. "$(dirname "$0")/common.sh"
+
+src=$(src_dir linux)
+[ -d "$src" ] || die "run 'make prepare' first"
+repo=$BUILD/patch-repo
+out=$TOP/out
+version=$(make -s -C "$src" kernelversion)
+
+# The kernel-tree paths we touch, per patch of the series.
+tracer=(kernel/trace/trace_kprobe.c kernel/trace/Kconfig kernel/trace/Makefile)
+docs=(Documentation/trace/kprobetrace.txt)
+tests=()
+for f in $(cd "$TOP" && git ls-files tools/testing/selftests/kprobe_events); do
+	tests+=("$f")
+done
+
+rm -rf "$repo" "$out"
+mkdir -p "$repo" "$out"
+git -C "$repo" init -q
+git -C "$repo" config user.name "kprobe_events developers"
+git -C "$repo" config user.email "kpe@localhost"
+
+# Base: the pristine versions of the files we change.
+tar -xJf "$TARBALL" -C "$repo" --strip-components=1 \
+	"linux-source-6.1/kernel/trace/trace_kprobe.c" \
+	"linux-source-6.1/kernel/trace/Kconfig" \
+	"linux-source-6.1/kernel/trace/Makefile"
+git -C "$repo" add -A
+git -C "$repo" commit -qm "Linux $version (pristine files touched by the series)"
+base=$(git -C "$repo" rev-parse HEAD)
+
+commit() {
+	local subject=$1 body=$2; shift 2
+	local f
+	for f in "$@"; do
+		mkdir -p "$repo/$(dirname "$f")"
+		cp "$src/$f" "$repo/$f"
+		git -C "$repo" add "$f"
+	done
+	git -C "$repo" commit -q -s -m "$subject" -m "$body"
+}
+
+commit "tracing/kprobes: Rewrite the kprobe-based event tracer" \
+"Replace trace_kprobe.c with a new implementation of kprobe_events.
+A definition line is parsed into a plain description first, so a refused
+line changes nothing; then the kprobe is registered disarmed, the trace
+event added and the probe published.  The probe hit path reads the set of
+enabled trace files through one RCU pointer and takes no lock.  Removal
+unregisters the kprobes (all of them as one batch when clearing) before
+the trace event, whose files a running handler may be using, is freed." \
+	"${tracer[@]}"
+commit "Documentation: tracing: Describe the kprobe_events interface" \
+"Document the syntax, output and errors of kprobe_events as implemented." \
+	"${docs[@]}"
+commit "selftests: kprobe_events: Add tests of the kprobe event tracer" \
+"One behaviour per test: defining, listing, removing and clearing probes,
+entry and return probes recording, every refusal leaving the state as it
+was, and removal racing with a probe that fires." \
+	"${tests[@]}"
+
+git -C "$repo" format-patch -q --cover-letter -o "$out" "$base..HEAD"
+cover=$(ls "$out"/0000-*.patch)
+sed -i -e 's/\*\*\* SUBJECT HERE \*\*\*/tracing\/kprobes: A new kprobe-based event tracer/' \
+	-e "s/\*\*\* BLURB HERE \*\*\*/A rewrite of kprobe_events for Linux $version: same interface,\nnew implementation.  The series applies with 'patch -p1' to a pristine tree./" \
+	"$cover"
+ls "$out"
+
+log "checkpatch --strict"
+report=$(cd "$src" && ./scripts/checkpatch.pl --strict --no-signoff "$out"/000[1-9]*.patch 2>&1 || true)
+echo "$report" | grep -E '^(ERROR|WARNING|CHECK)|^total:|^#' | head -60
+errors=$(echo "$report" | sed -n 's/^total: \([0-9]*\) errors.*/\1/p' | awk '{s += $1} END {print s + 0}')
+[ "$errors" -eq 0 ] || die "checkpatch: $errors errors"
+log "checkpatch: 0 errors"

@@ -1,0 +1,223 @@
+# SPDX-License-Identifier: GPL-2.0
+# description: shared helpers for the kprobe_events selftests (sourced)
+#
+# Exit codes: 0 pass, 1 fail, 4 skip.  Diagnostics are prefixed with "# ".
+
+T=/sys/kernel/tracing
+if [ ! -f "$T/kprobe_events" ] && [ -f /sys/kernel/debug/tracing/kprobe_events ]; then
+	T=/sys/kernel/debug/tracing
+fi
+
+DIR=$(cd "$(dirname "$0")" && pwd)
+KPE_WRITE=$DIR/kpe_write
+KPE_LOOP=$DIR/kpe_loop
+TEST_NAME=$(basename "$0")
+NL='
+'
+BG_PIDS=
+IN_FAIL=
+
+# log MSG...: diagnostic line
+log() {
+	echo "# $*"
+}
+
+# dump FILE: print a file with every line prefixed by "# "
+dump() {
+	echo "# --- $1:"
+	sed 's/^/#   /' "$1" 2>/dev/null
+}
+
+# kill background helpers started by the test (by pid only)
+kill_bg() {
+	for p in $BG_PIDS; do
+		kill "$p" 2>/dev/null
+	done
+	for p in $BG_PIDS; do
+		wait "$p" 2>/dev/null
+	done
+	BG_PIDS=
+}
+
+fail() {
+	echo "# FAIL: $*"
+	if [ -z "$IN_FAIL" ]; then
+		IN_FAIL=1
+		dump "$T/kprobe_events"
+		kill_bg
+		reset >/dev/null 2>&1
+	fi
+	exit 1
+}
+
+skip() {
+	echo "# SKIP: $*"
+	kill_bg
+	reset >/dev/null 2>&1
+	exit 4
+}
+
+pass() {
+	echo "# PASS: $TEST_NAME"
+	exit 0
+}
+
+# snapshot: the current kprobe_events listing
+snapshot() {
+	cat "$T/kprobe_events"
+}
+
+# listing: the listing with trailing blanks stripped, comment lines dropped
+listing() {
+	sed -e 's/[[:space:]]*$//' -e '/^#/d' -e '/^$/d' "$T/kprobe_events"
+}
+
+# listing_has LINE: the listing contains exactly LINE as one line
+listing_has() {
+	listing | grep -qxF -- "$1"
+}
+
+# nr_probes: number of probes listed
+nr_probes() {
+	listing | wc -l | tr -d ' '
+}
+
+# ev_dir [GRP/]EVENT: path of the event directory
+ev_dir() {
+	case "$1" in
+	*/*) echo "$T/events/$1" ;;
+	*) echo "$T/events/kprobes/$1" ;;
+	esac
+}
+
+# quiet_write VALUE FILE: echo VALUE > FILE, no error messages, returns status
+quiet_write() {
+	{ echo "$1" > "$2"; } 2>/dev/null
+}
+
+# enable_ev / disable_ev [GRP/]EVENT
+enable_ev() {
+	quiet_write 1 "$(ev_dir "$1")/enable" || fail "cannot enable $1"
+}
+disable_ev() {
+	quiet_write 0 "$(ev_dir "$1")/enable" || fail "cannot disable $1"
+}
+
+# reset: disable all kprobe events, clear probes, trace and error_log.
+# Returns non-zero if kprobe_events could not be emptied.
+reset() {
+	for f in "$T"/events/kprobes/*/enable; do
+		[ -f "$f" ] && quiet_write 0 "$f"
+	done
+	# events in other groups (p:GRP/EVENT)
+	for ev in $(sed -n 's/^[pr][^:]*:\([^ ]*\).*/\1/p' "$T/kprobe_events" 2>/dev/null); do
+		[ -f "$T/events/$ev/enable" ] && quiet_write 0 "$T/events/$ev/enable"
+	done
+	quiet_write 1 "$T/tracing_on"
+	quiet_write "" "$T/kprobe_events"
+	quiet_write "" "$T/trace"
+	[ -f "$T/error_log" ] && quiet_write "" "$T/error_log"
+	if [ -n "$(listing 2>/dev/null)" ]; then
+		echo "# reset: kprobe_events not empty afterwards"
+		return 1
+	fi
+	return 0
+}
+
+# expect_ok STRING: appending STRING to kprobe_events must succeed
+expect_ok() {
+	_out=$("$KPE_WRITE" -a "$T/kprobe_events" "$1")
+	_rc=$?
+	[ $_rc -eq 0 ] && [ -z "$_out" ] ||
+		fail "writing '$1' failed: ${_out:-no errno} (rc=$_rc)"
+}
+
+# expect_errno ERRNO STRING: appending STRING must fail with ERRNO
+expect_errno() {
+	_out=$("$KPE_WRITE" -a "$T/kprobe_events" "$2")
+	_rc=$?
+	[ "$_out" = "$1" ] ||
+		fail "writing '$2': expected $1, got '${_out:-success}' (rc=$_rc)"
+	[ $_rc -eq 1 ] || fail "writing '$2': kpe_write rc=$_rc, expected 1"
+}
+
+# kprobe event/group dirs, to detect stray event creation
+event_dirs() {
+	ls "$T/events" 2>/dev/null
+	echo ---
+	ls "$T/events/kprobes" 2>/dev/null
+}
+
+# expect_refused ERRNO STRING: the write fails with ERRNO, leaves the
+# listing and the events/ tree unchanged and logs to error_log.
+expect_refused() {
+	_before=$(snapshot)
+	_dirs=$(event_dirs)
+	quiet_write "" "$T/error_log"
+	expect_errno "$1" "$2"
+	[ "$(snapshot)" = "$_before" ] ||
+		fail "refused write '$2' changed kprobe_events"
+	[ "$(event_dirs)" = "$_dirs" ] ||
+		fail "refused write '$2' changed the events/ tree"
+	[ -n "$(cat "$T/error_log" 2>/dev/null)" ] ||
+		fail "refused write '$2' left no entry in error_log"
+	log "refused with $1: '$2'"
+}
+
+# check_event_files [GRP/]EVENT: event dir with enable/format/id/filter
+check_event_files() {
+	_d=$(ev_dir "$1")
+	[ -d "$_d" ] || fail "event dir $_d missing"
+	for _f in enable format id filter; do
+		[ -f "$_d/$_f" ] || fail "$_d/$_f missing"
+	done
+	_id=$(cat "$_d/id")
+	case "$_id" in
+	'' | *[!0-9]*) fail "$_d/id is not a number: '$_id'" ;;
+	esac
+	[ "$(cat "$_d/enable")" = 0 ] ||
+		fail "$1 should be disabled after creation (enable='$(cat "$_d/enable")')"
+}
+
+# trigger: make the shell and a child process call read() (vfs_read)
+trigger() {
+	cat /proc/version > /dev/null
+	read -r _l < /proc/version
+	head -n 1 /proc/version > /dev/null
+}
+
+# count_trace FIXED-STRING: number of trace lines containing the string
+count_trace() {
+	grep -cF -- "$1" "$T/trace"
+}
+
+# profile_hits EVENT: hit count of EVENT in kprobe_profile
+profile_hits() {
+	awk -v e="$1" '$1 == e || $1 == "kprobes/" e { print $2; exit }' \
+		"$T/kprobe_profile"
+}
+
+# find_offset SYM ok|EILSEQ: set OFFSET to the first N in 1..16 at which
+# "p SYM+N" succeeds (ok) or fails with EILSEQ; OFFSET is empty if there
+# is none.  Any other result fails the test.  Call it directly, not in $().
+find_offset() {
+	OFFSET=
+	_n=1
+	while [ $_n -le 16 ]; do
+		_out=$("$KPE_WRITE" -a "$T/kprobe_events" "p:kpe_scan $1+$_n")
+		if [ -z "$_out" ]; then
+			_out=$("$KPE_WRITE" -a "$T/kprobe_events" "-:kpe_scan") ||
+				fail "cannot remove scan probe at $1+$_n: $_out"
+			[ "$2" = ok ] && { OFFSET=$_n; return 0; }
+		elif [ "$_out" = EILSEQ ]; then
+			[ "$2" = EILSEQ ] && { OFFSET=$_n; return 0; }
+		else
+			fail "p $1+$_n: expected success or EILSEQ, got $_out"
+		fi
+		_n=$((_n + 1))
+	done
+	return 0
+}
+
+[ -f "$T/kprobe_events" ] || skip "no kprobe_events in $T"
+[ -x "$KPE_WRITE" ] || fail "$KPE_WRITE missing (build with make)"
