@@ -4,7 +4,8 @@ SHELL := /bin/bash
 export BUILD_DIR ?= $(CURDIR)/build
 export CMD TESTS
 
-.PHONY: all deps prepare config kernel initramfs build run check patch \
+PHONY_TARGETS := all deps prepare config kernel initramfs build run check patch sparse
+.PHONY: $(PHONY_TARGETS) \
 	upstream clean distclean
 
 all: build
@@ -43,6 +44,10 @@ upstream: deps
 
 patch: prepare
 	@scripts/mkpatch.sh
+
+# sparse (C=2) and W=1 over our object; any diagnostic fails.
+sparse: config
+	@scripts/sparse.sh
 
 clean:
 	rm -rf out $(BUILD_DIR)/linux/obj $(BUILD_DIR)/upstream/obj

@@ -50,7 +50,11 @@
 #define TKP_DEFAULT_GROUP	"kprobes"
 #define TKP_MAXACTIVE_LIMIT	4096
 
-/* Messages for error_log; the texts are the kernel's documented ones. */
+/*
+ * Messages for error_log; the texts are the kernel's documented ones.
+ * tracing_log_err() takes a "const char **", hence no second const on
+ * the table below.
+ */
 enum tkp_err {
 	TKP_ERR_BAD_TYPE,
 	TKP_ERR_BAD_MAXACT,
@@ -174,14 +178,6 @@ static inline struct tkp_probe *to_tkp(struct dyn_event *ev)
 	return container_of(ev, struct tkp_probe, devent);
 }
 
-#define for_each_tkp(tp, pos)					\
-	for_each_dyn_event(pos)					\
-		if (is_tkp(pos) && ((tp) = to_tkp(pos)))
-
-#define for_each_tkp_safe(tp, pos, n)				\
-	for_each_dyn_event_safe(pos, n)				\
-		if (is_tkp(pos) && ((tp) = to_tkp(pos)))
-
 static inline const char *tkp_group(struct tkp_probe *tp)
 {
 	return tp->class.system;
@@ -292,6 +288,15 @@ static int tkp_parse_head(const char *w, struct tkp_spec *spec)
 			     name - w, false);
 }
 
+/* Kernel symbols: identifier characters, and '.' for compiler clones. */
+static bool tkp_symbol_ok(const char *sym)
+{
+	for (; *sym; sym++)
+		if (!isalnum(*sym) && *sym != '_' && *sym != '.')
+			return false;
+	return true;
+}
+
 /* The second word: SYMBOL[+offs|-offs] or a kernel address. */
 static int tkp_parse_place(const char *w, struct tkp_spec *spec)
 {
@@ -311,9 +316,7 @@ static int tkp_parse_place(const char *w, struct tkp_spec *spec)
 		return tkp_fail(spec, 1, 0, TKP_ERR_BAD_PROBE_ADDR);
 	memcpy(spec->symbol, w, len);
 	spec->symbol[len] = '\0';
-	/* Kernel symbols: identifier characters, and '.' for clones. */
-	if (strspn(spec->symbol, "abcdefghijklmnopqrstuvwxyz"
-				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") != len)
+	if (!tkp_symbol_ok(spec->symbol))
 		return tkp_fail(spec, 1, 0, TKP_ERR_BAD_PROBE_ADDR);
 
 	if (sign) {
@@ -658,6 +661,11 @@ static char *tkp_auto_name(const struct tkp_spec *spec)
 	return name;
 }
 
+/* The print formats of the "format" files, for libtraceevent and perf. */
+static const char tkp_entry_fmt[] = "\"(%lx)\", REC->__probe_ip";
+static const char tkp_return_fmt[] =
+	"\"(%lx <- %lx)\", REC->__probe_func, REC->__probe_ret_ip";
+
 static struct tkp_probe *tkp_alloc(const struct tkp_spec *spec)
 {
 	struct tkp_probe *tp;
@@ -671,9 +679,8 @@ static struct tkp_probe *tkp_alloc(const struct tkp_spec *spec)
 					 tkp_auto_name(spec);
 	if (spec->symbol[0])
 		tp->symbol = kstrdup(spec->symbol, GFP_KERNEL);
-	tp->call.print_fmt = kstrdup(spec->is_return ?
-		"\"(%lx <- %lx)\", REC->__probe_func, REC->__probe_ret_ip" :
-		"\"(%lx)\", REC->__probe_ip", GFP_KERNEL);
+	tp->call.print_fmt = kstrdup(spec->is_return ? tkp_return_fmt :
+						     tkp_entry_fmt, GFP_KERNEL);
 	if (!tp->nhit || !tp->class.system || !tp->call.name ||
 	    !tp->call.print_fmt || (spec->symbol[0] && !tp->symbol)) {
 		tkp_free(tp);
@@ -720,10 +727,14 @@ static struct tkp_probe *tkp_find(const char *group, const char *event)
 	struct dyn_event *pos;
 	struct tkp_probe *tp;
 
-	for_each_tkp(tp, pos)
+	for_each_dyn_event(pos) {
+		if (!is_tkp(pos))
+			continue;
+		tp = to_tkp(pos);
 		if (!strcmp(tkp_event(tp), event) &&
 		    !strcmp(tkp_group(tp), group))
 			return tp;
+	}
 	return NULL;
 }
 
@@ -851,8 +862,10 @@ static int tkp_remove_all(void)
 	int ret = 0;
 
 	mutex_lock(&event_mutex);
-	for_each_tkp(tp, pos) {
-		if (tkp_busy(tp)) {
+	for_each_dyn_event(pos) {
+		if (!is_tkp(pos))
+			continue;
+		if (tkp_busy(to_tkp(pos))) {
 			ret = -EBUSY;
 			goto out;
 		}
@@ -865,12 +878,16 @@ static int tkp_remove_all(void)
 	rps = kcalloc(nr, sizeof(*rps), GFP_KERNEL);
 	if (!kps || !rps) {
 		/* Slow but sure: one probe, one grace period, at a time. */
-		for_each_tkp_safe(tp, pos, n)
-			tkp_remove(tp);
+		for_each_dyn_event_safe(pos, n)
+			if (is_tkp(pos))
+				tkp_remove(to_tkp(pos));
 		goto reset;
 	}
 
-	for_each_tkp(tp, pos) {
+	for_each_dyn_event(pos) {
+		if (!is_tkp(pos))
+			continue;
+		tp = to_tkp(pos);
 		if (tp->is_return)
 			rps[nrp++] = &tp->rp;
 		else
@@ -880,8 +897,9 @@ static int tkp_remove_all(void)
 		unregister_kprobes(kps, nk);
 	if (nrp)
 		unregister_kretprobes(rps, nrp);
-	for_each_tkp_safe(tp, pos, n)
-		tkp_destroy(tp);
+	for_each_dyn_event_safe(pos, n)
+		if (is_tkp(pos))
+			tkp_destroy(to_tkp(pos));
 reset:
 	tracing_reset_all_online_cpus();
 out:

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define E(x) { x, #x }
 static const struct { int num; const char *name; } errnames[] = {
 	E(EPERM), E(ENOENT), E(ESRCH), E(EINTR), E(EIO), E(ENXIO), E(E2BIG),
@@ -25,7 +26,7 @@ static const struct { int num; const char *name; } errnames[] = {
 	E(EISDIR), E(EINVAL), E(ENFILE), E(EMFILE), E(ENOTTY), E(ETXTBSY),
 	E(EFBIG), E(ENOSPC), E(ESPIPE), E(EROFS), E(EMLINK), E(EPIPE),
 	E(EDOM), E(ERANGE), E(EDEADLK), E(ENAMETOOLONG), E(ENOLCK),
-	E(ENOSYS), E(ENOTEMPTY), E(ELOOP), E(ENOMSG), E(EIDRM), E(ENODATA),
+	E(ENOTEMPTY), E(ELOOP), E(ENOMSG), E(EIDRM), E(ENODATA),
 	E(ENOLINK), E(EPROTO), E(EBADMSG), E(EOVERFLOW), E(EILSEQ),
 	E(EOPNOTSUPP), E(EADDRINUSE), E(EADDRNOTAVAIL), E(ETIMEDOUT),
 	E(EALREADY), E(EINPROGRESS), E(ECANCELED), E(ENOKEY),
@@ -36,7 +37,7 @@ static void print_errno(int err)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(errnames); i++) {
 		if (errnames[i].num == err) {
 			printf("%s\n", errnames[i].name);
 			return;
@@ -45,9 +46,9 @@ static void print_errno(int err)
 	printf("ERRNO%d\n", err);
 }
 
-static int usage(void)
+static int print_usage(void)
 {
-	fprintf(stderr, "usage: kpe_write [-a|-t] FILE STRING\n");
+	fprintf(stderr, "usage: %s [-a|-t] FILE STRING\n", "kpe_write");
 	return 2;
 }
 
@@ -65,11 +66,11 @@ int main(int argc, char **argv)
 		else if (argv[1][1] == 't')
 			flags = O_WRONLY | O_TRUNC;
 		else
-			return usage();
+			return print_usage();
 		argi++;
 	}
 	if (argc - argi != 2)
-		return usage();
+		return print_usage();
 	file = argv[argi];
 	str = argv[argi + 1];
 	len = strlen(str);

@@ -4,7 +4,8 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-s="p:ml1 vfs_read${NL}# a comment line${NL}r:ml2 vfs_read   # trailing comment${NL}p:ml3 vfs_write${NL}"
+s="p:ml1 vfs_read${NL}# a comment line${NL}"
+s="${s}r:ml2 vfs_read   # trailing comment${NL}p:ml3 vfs_write${NL}"
 expect_ok "$s"
 listing_has "p:kprobes/ml1 vfs_read" || fail "ml1 not listed"
 listing_has "r:kprobes/ml2 vfs_read" || fail "ml2 not listed (or comment kept)"

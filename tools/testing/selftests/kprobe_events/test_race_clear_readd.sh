@@ -85,7 +85,8 @@ BG_PIDS=
 calls=$(cat "$LOOP_OUT" 2>/dev/null)
 rm -f "$LOOP_OUT"
 log "kpe_loop getppid calls: ${calls:-none}"
-log "profile hits: race=$h_race raceret=$h_ret race2=$h_race2; race first seen in trace at iteration $seen"
+log "profile hits: race=$h_race raceret=$h_ret race2=$h_race2"
+log "race first seen in trace at iteration $seen"
 
 [ "$iters" -gt 0 ] || fail "no iterations"
 case "$calls" in

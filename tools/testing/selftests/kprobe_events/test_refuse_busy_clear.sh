@@ -10,7 +10,8 @@ enable_ev busy
 before=$(snapshot)
 
 out=$("$KPE_WRITE" -t "$T/kprobe_events" "$NL")
-[ "$out" = EBUSY ] || fail "O_TRUNC open/write with an enabled event: expected EBUSY, got '${out:-success}'"
+[ "$out" = EBUSY ] ||
+	fail "O_TRUNC open/write with an enabled event: expected EBUSY, got '${out:-success}'"
 if { echo > "$T/kprobe_events"; } 2>/dev/null; then
 	fail "'echo > kprobe_events' succeeded with an enabled event"
 fi

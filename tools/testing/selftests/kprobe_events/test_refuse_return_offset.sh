@@ -11,7 +11,8 @@ expect_refused EINVAL "r:retoff vfs_read+4"
 
 # +0 is allowed for return probes
 expect_ok "r:ret0 vfs_read+0"
-listing_has "r:kprobes/ret0 vfs_read" || fail "'r:ret0 vfs_read+0' not listed as 'r:kprobes/ret0 vfs_read'"
+listing_has "r:kprobes/ret0 vfs_read" ||
+	fail "'r:ret0 vfs_read+0' not listed as 'r:kprobes/ret0 vfs_read'"
 
 reset || fail "cleanup failed"
 pass
