@@ -49,6 +49,18 @@
 
 #define TKP_DEFAULT_GROUP	"kprobes"
 #define TKP_MAXACTIVE_LIMIT	4096
+#define TKP_MAX_ARGS		128
+#define TKP_MAX_ARG_NAME	32
+#define TKP_MAX_DEREF		16
+#define TKP_MAX_ARRAY		64
+/*
+ * Everything a hit fetches for its arguments is gathered in a per-CPU
+ * buffer of this size first, so that one exact-size record can be
+ * reserved per trace instance; a ring-buffer record is smaller anyway.
+ */
+#define TKP_SCRATCH_SIZE	4096
+/* Fixed-size argument fields may take at most this much of it. */
+#define TKP_MAX_FIXED		2048
 
 /*
  * Messages for error_log; the texts are the kernel's documented ones.
@@ -56,7 +68,7 @@
  * the table below.
  */
 enum tkp_err {
-	TKP_ERR_BAD_TYPE,
+	TKP_ERR_BAD_CMD,
 	TKP_ERR_BAD_MAXACT,
 	TKP_ERR_MAXACT_TOO_BIG,
 	TKP_ERR_MAXACT_ON_PROBE,
@@ -72,14 +84,43 @@ enum tkp_err {
 	TKP_ERR_BAD_RETPROBE,
 	TKP_ERR_BAD_INSN_BNDRY,
 	TKP_ERR_FAIL_REG_PROBE,
-	TKP_ERR_ARGS_UNSUPPORTED,
+	TKP_ERR_BAD_ADDR_SUFFIX,
+	TKP_ERR_TOO_MANY_ARGS,
+	TKP_ERR_ARG_NAME_TOO_LONG,
+	TKP_ERR_NO_ARG_NAME,
+	TKP_ERR_BAD_ARG_NAME,
+	TKP_ERR_USED_ARG_NAME,
+	TKP_ERR_NO_ARG_BODY,
+	TKP_ERR_BAD_FETCH_ARG,
+	TKP_ERR_BAD_REG_NAME,
+	TKP_ERR_BAD_MEM_ADDR,
+	TKP_ERR_BAD_STACK_NUM,
+	TKP_ERR_BAD_ARG_NUM,
+	TKP_ERR_RETVAL_ON_PROBE,
+	TKP_ERR_BAD_VAR,
+	TKP_ERR_BAD_IMM,
+	TKP_ERR_IMMSTR_NO_CLOSE,
+	TKP_ERR_DEREF_NEED_BRACE,
+	TKP_ERR_BAD_DEREF_OFFS,
+	TKP_ERR_DEREF_OPEN_BRACE,
+	TKP_ERR_TOO_MANY_OPS,
+	TKP_ERR_COMM_CANT_DEREF,
+	TKP_ERR_BAD_TYPE,
+	TKP_ERR_BAD_STRING,
+	TKP_ERR_BAD_BITFIELD,
+	TKP_ERR_ARRAY_NO_CLOSE,
+	TKP_ERR_BAD_ARRAY_SUFFIX,
+	TKP_ERR_BAD_ARRAY_NUM,
+	TKP_ERR_ARRAY_TOO_BIG,
+	TKP_ERR_ARRAY_NOT_MEM,
+	TKP_ERR_ARGS_TOO_BIG,
 };
 
 static const char *tkp_err_text[] = {
-	[TKP_ERR_BAD_TYPE]	  = "Probe type must be 'p', 'r' or '-'",
+	[TKP_ERR_BAD_CMD]	  = "Probe type must be 'p', 'r' or '-'",
 	[TKP_ERR_BAD_MAXACT]	  = "Invalid maxactive number",
 	[TKP_ERR_MAXACT_TOO_BIG]  = "Maxactive is too big",
-	[TKP_ERR_MAXACT_ON_PROBE] = "Maxactive is only for function exit",
+	[TKP_ERR_MAXACT_ON_PROBE] = "Maxactive is not for kprobe",
 	[TKP_ERR_NO_GROUP_NAME]	  = "Group name is not specified",
 	[TKP_ERR_GROUP_TOO_LONG]  = "Group name is too long",
 	[TKP_ERR_BAD_GROUP_NAME]  = "Group name must follow the same rules as C identifiers",
@@ -92,7 +133,83 @@ static const char *tkp_err_text[] = {
 	[TKP_ERR_BAD_RETPROBE]	  = "Retprobe address must be an function entry",
 	[TKP_ERR_BAD_INSN_BNDRY]  = "Probe point is not an instruction boundary",
 	[TKP_ERR_FAIL_REG_PROBE]  = "Failed to register probe event",
-	[TKP_ERR_ARGS_UNSUPPORTED] = "Fetch arguments are not supported yet",
+	[TKP_ERR_BAD_ADDR_SUFFIX] = "Invalid probed address suffix",
+	[TKP_ERR_TOO_MANY_ARGS]	  = "Too many arguments are specified",
+	[TKP_ERR_ARG_NAME_TOO_LONG] = "Argument name is too long",
+	[TKP_ERR_NO_ARG_NAME]	  = "Argument name is not specified",
+	[TKP_ERR_BAD_ARG_NAME]	  = "Argument name must follow the same rules as C identifiers",
+	[TKP_ERR_USED_ARG_NAME]	  = "This argument name is already used",
+	[TKP_ERR_NO_ARG_BODY]	  = "No argument expression",
+	[TKP_ERR_BAD_FETCH_ARG]	  = "Invalid fetch argument",
+	[TKP_ERR_BAD_REG_NAME]	  = "Invalid register name",
+	[TKP_ERR_BAD_MEM_ADDR]	  = "Invalid memory address",
+	[TKP_ERR_BAD_STACK_NUM]	  = "Invalid stack number",
+	[TKP_ERR_BAD_ARG_NUM]	  = "Invalid argument number",
+	[TKP_ERR_RETVAL_ON_PROBE] = "$retval is not available on probe",
+	[TKP_ERR_BAD_VAR]	  = "Invalid $-variable specified",
+	[TKP_ERR_BAD_IMM]	  = "Invalid immediate value",
+	[TKP_ERR_IMMSTR_NO_CLOSE] = "String is not closed with '\"'",
+	[TKP_ERR_DEREF_NEED_BRACE] = "Dereference needs a brace",
+	[TKP_ERR_BAD_DEREF_OFFS]  = "Invalid dereference offset",
+	[TKP_ERR_DEREF_OPEN_BRACE] = "Dereference brace is not closed",
+	[TKP_ERR_TOO_MANY_OPS]	  = "Dereference is too much nested",
+	[TKP_ERR_COMM_CANT_DEREF] = "$comm can not be dereferenced",
+	[TKP_ERR_BAD_TYPE]	  = "Unknown type is specified",
+	[TKP_ERR_BAD_STRING]	  = "String accepts only memory argument",
+	[TKP_ERR_BAD_BITFIELD]	  = "Invalid bitfield",
+	[TKP_ERR_ARRAY_NO_CLOSE]  = "Array is not closed",
+	[TKP_ERR_BAD_ARRAY_SUFFIX] = "Array has wrong suffix",
+	[TKP_ERR_BAD_ARRAY_NUM]	  = "Invalid array size",
+	[TKP_ERR_ARRAY_TOO_BIG]	  = "Array number is too big",
+	[TKP_ERR_ARRAY_NOT_MEM]	  = "Array is available only for memory fetches",
+	[TKP_ERR_ARGS_TOO_BIG]	  = "Event too big (too many fields?)",
+};
+
+/* Where an argument's value starts from. */
+enum tkp_src {
+	TKP_SRC_REG,		/* param: offset in struct pt_regs */
+	TKP_SRC_STACK,		/* param: N of $stackN */
+	TKP_SRC_STACKP,		/* $stack */
+	TKP_SRC_RETVAL,
+	TKP_SRC_ARG,		/* param: N - 1 of $argN */
+	TKP_SRC_COMM,
+	TKP_SRC_IMM,		/* param: the value; also @ADDR and @SYM */
+	TKP_SRC_IMMSTR,		/* imm: the string */
+};
+
+/* How an argument is stored and shown. */
+enum tkp_kind {
+	TKP_K_U,		/* unsigned decimal */
+	TKP_K_S,		/* signed decimal */
+	TKP_K_X,		/* hexadecimal */
+	TKP_K_SYMBOL,		/* address shown as sym+off/size */
+	TKP_K_BITFIELD,		/* unsigned decimal, bits of a container */
+	TKP_K_STRING,		/* __data_loc char[] */
+};
+
+/*
+ * One fetch argument: a source, a chain of dereferences, a type.
+ * "+8(+0(%di)):u32" is source %di, then dereferences at offsets 0 and 8;
+ * the last dereference gives the address the value (or string) is read
+ * from, each earlier one reads a pointer.
+ */
+struct tkp_arg {
+	char		name[TKP_MAX_ARG_NAME];
+	char		ftype[20];	/* C type in the format file */
+	char		*text;		/* as written after "NAME=" */
+	char		*imm;		/* TKP_SRC_IMMSTR */
+	u8		src;		/* enum tkp_src */
+	u8		kind;		/* enum tkp_kind */
+	u8		size;		/* bytes of one element */
+	u8		ndrf;		/* number of dereferences */
+	u8		bf_lshift;	/* bitfield: shifts that isolate it */
+	u8		bf_rshift;
+	u8		fault_bit;	/* bit in __probe_faults, 0xff: none */
+	u16		user;		/* bit i: dereference i is of user memory */
+	u16		count;		/* array elements; 0 for a scalar */
+	u16		offset;		/* of the field in the record */
+	unsigned long	param;
+	long		drf[TKP_MAX_DEREF];
 };
 
 /*
@@ -108,6 +225,10 @@ struct tkp_spec {
 	char		symbol[KSYM_NAME_LEN];		/* "": @addr is the place */
 	unsigned long	addr;
 	long		offset;
+	int		nargs;
+	struct tkp_arg	*args;		/* kcalloc'ed; owned by the spec */
+	unsigned int	rec_size;	/* header and fixed argument fields */
+	int		fault_off;	/* offset of __probe_faults, or -1 */
 
 	/* Where parsing stopped, for error_log: word, offset in it, message. */
 	int		err_word;
@@ -136,7 +257,11 @@ struct tkp_probe {
 	long				offset;
 	unsigned long __percpu		*nhit;
 	struct tkp_files __rcu		*files;
-	unsigned int			rec_size;
+	unsigned int			hdr_size;	/* entry + probe fields */
+	unsigned int			rec_size;	/* ... + fixed arg fields */
+	int				fault_off;	/* __probe_faults, or -1 */
+	int				nargs;
+	struct tkp_arg			*args;
 	struct trace_event_class	class;
 	struct trace_event_call		call;
 };
@@ -251,7 +376,7 @@ static int tkp_parse_head(const char *w, struct tkp_spec *spec)
 	int ret;
 
 	if (w[0] != 'p' && w[0] != 'r')
-		return tkp_fail(spec, 0, 0, TKP_ERR_BAD_TYPE);
+		return tkp_fail(spec, 0, 0, TKP_ERR_BAD_CMD);
 	spec->is_return = w[0] == 'r';
 
 	if (mlen) {
@@ -261,7 +386,7 @@ static int tkp_parse_head(const char *w, struct tkp_spec *spec)
 			return tkp_fail(spec, 0, 1, TKP_ERR_BAD_MAXACT);
 		memcpy(num, w + 1, mlen);
 		num[mlen] = '\0';
-		if (kstrtoul(num, 10, &maxact) || !maxact)
+		if (kstrtoul(num, 10, &maxact))
 			return tkp_fail(spec, 0, 1, TKP_ERR_BAD_MAXACT);
 		if (maxact > TKP_MAXACTIVE_LIMIT)
 			return tkp_fail(spec, 0, 1, TKP_ERR_MAXACT_TOO_BIG);
@@ -288,6 +413,20 @@ static int tkp_parse_head(const char *w, struct tkp_spec *spec)
 			     name - w, false);
 }
 
+/* Parse a decimal or 0x number that must fill @len characters of @s. */
+static bool tkp_num(const char *s, size_t len, bool sign, long *val)
+{
+	char buf[24];
+
+	if (!len || len >= sizeof(buf))
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (sign)
+		return !kstrtol(buf, 0, val);
+	return !kstrtoul(buf, 0, (unsigned long *)val);
+}
+
 /* Kernel symbols: identifier characters, and '.' for compiler clones. */
 static bool tkp_symbol_ok(const char *sym)
 {
@@ -297,21 +436,34 @@ static bool tkp_symbol_ok(const char *sym)
 	return true;
 }
 
-/* The second word: SYMBOL[+offs|-offs] or a kernel address. */
+/* The second word: SYMBOL[+offs|-offs][%return] or a kernel address. */
 static int tkp_parse_place(const char *w, struct tkp_spec *spec)
 {
+	const char *pct = strchr(w, '%');
+	size_t wlen = pct ? pct - w : strlen(w);
 	const char *sign;
 	size_t len;
 	long offs;
 
+	/* "SYM%return" is the other way to ask for a return probe. */
+	if (pct) {
+		if (strcmp(pct, "%return") || spec->is_return)
+			return tkp_fail(spec, 1, pct - w,
+					TKP_ERR_BAD_ADDR_SUFFIX);
+		spec->is_return = true;
+	}
+
 	if (isdigit(w[0])) {
-		if (kstrtoul(w, 0, &spec->addr) || !spec->addr)
+		if (!tkp_num(w, wlen, false, (long *)&spec->addr) ||
+		    !spec->addr)
 			return tkp_fail(spec, 1, 0, TKP_ERR_BAD_PROBE_ADDR);
 		return 0;
 	}
 
 	sign = strpbrk(w, "+-");
-	len = sign ? sign - w : strlen(w);
+	if (sign && sign > w + wlen)
+		sign = NULL;
+	len = sign ? sign - w : wlen;
 	if (!len || len >= KSYM_NAME_LEN)
 		return tkp_fail(spec, 1, 0, TKP_ERR_BAD_PROBE_ADDR);
 	memcpy(spec->symbol, w, len);
@@ -320,7 +472,8 @@ static int tkp_parse_place(const char *w, struct tkp_spec *spec)
 		return tkp_fail(spec, 1, 0, TKP_ERR_BAD_PROBE_ADDR);
 
 	if (sign) {
-		if (!isdigit(sign[1]) || kstrtol(sign + 1, 0, &offs) ||
+		if (!isdigit(sign[1]) ||
+		    !tkp_num(sign + 1, w + wlen - sign - 1, false, &offs) ||
 		    offs > INT_MAX)
 			return tkp_fail(spec, 1, len, TKP_ERR_BAD_PROBE_ADDR);
 		spec->offset = *sign == '-' ? -offs : offs;
@@ -330,17 +483,406 @@ static int tkp_parse_place(const char *w, struct tkp_spec *spec)
 	return 0;
 }
 
+struct tkp_argctx {
+	struct tkp_spec	*spec;
+	int		word;	/* argv index, for error positions */
+	const char	*w;	/* the whole word */
+};
+
+static int tkp_arg_fail(struct tkp_argctx *c, const char *at, enum tkp_err e)
+{
+	return tkp_fail(c->spec, c->word, at - c->w, e);
+}
+
+/* "@ADDR" or "@SYM[+|-offs]": the value stored at that kernel address. */
+static int tkp_parse_mem(struct tkp_argctx *c, const char *b, size_t len,
+			 struct tkp_arg *a)
+{
+	char sym[KSYM_NAME_LEN];
+	const char *sign;
+	long offs = 0;
+	size_t slen;
+
+	if (isdigit(b[1])) {
+		if (!tkp_num(b + 1, len - 1, false, (long *)&a->param))
+			return tkp_arg_fail(c, b, TKP_ERR_BAD_MEM_ADDR);
+	} else {
+		sign = strpbrk(b + 1, "+-");
+		slen = (sign && sign < b + len ? sign : b + len) - (b + 1);
+		if (!slen || slen >= sizeof(sym))
+			return tkp_arg_fail(c, b, TKP_ERR_BAD_MEM_ADDR);
+		memcpy(sym, b + 1, slen);
+		sym[slen] = '\0';
+		if (b + 1 + slen < b + len &&
+		    !tkp_num(b + 1 + slen, len - 1 - slen, true, &offs))
+			return tkp_arg_fail(c, b + 1 + slen,
+					    TKP_ERR_BAD_MEM_ADDR);
+		a->param = kallsyms_lookup_name(sym);
+		if (!a->param)
+			return tkp_arg_fail(c, b, TKP_ERR_BAD_MEM_ADDR);
+		a->param += offs;
+	}
+	a->src = TKP_SRC_IMM;
+	a->drf[a->ndrf++] = 0;
+	return 0;
+}
+
+/* "$stackN", "$stack", "$retval", "$comm", "$argN". */
+static int tkp_parse_var(struct tkp_argctx *c, const char *b, size_t len,
+			 struct tkp_arg *a)
+{
+	const char *v = b + 1;
+	size_t vlen = len - 1;
+	long n;
+
+	if (vlen == 6 && !strncmp(v, "retval", 6)) {
+		if (!c->spec->is_return)
+			return tkp_arg_fail(c, b, TKP_ERR_RETVAL_ON_PROBE);
+		a->src = TKP_SRC_RETVAL;
+	} else if (vlen == 4 && !strncmp(v, "comm", 4)) {
+		a->src = TKP_SRC_COMM;
+	} else if (vlen == 5 && !strncmp(v, "stack", 5)) {
+		a->src = TKP_SRC_STACKP;
+	} else if (vlen > 5 && !strncmp(v, "stack", 5)) {
+		if (!isdigit(v[5]) || !tkp_num(v + 5, vlen - 5, false, &n) ||
+		    n > PAGE_SIZE / sizeof(long))
+			return tkp_arg_fail(c, b, TKP_ERR_BAD_STACK_NUM);
+		a->src = TKP_SRC_STACK;
+		a->param = n;
+	} else if (vlen > 3 && !strncmp(v, "arg", 3)) {
+		if (!isdigit(v[3]) || !tkp_num(v + 3, vlen - 3, false, &n) ||
+		    n < 1 || n > TKP_MAX_ARGS)
+			return tkp_arg_fail(c, b, TKP_ERR_BAD_ARG_NUM);
+		/*
+		 * Arguments are only where the callee just got them: not
+		 * inside the function, nor (yet) at its return.
+		 */
+		if (c->spec->is_return || c->spec->offset)
+			return tkp_arg_fail(c, b, TKP_ERR_BAD_VAR);
+		a->src = TKP_SRC_ARG;
+		a->param = n - 1;
+	} else {
+		return tkp_arg_fail(c, b, TKP_ERR_BAD_VAR);
+	}
+	return 0;
+}
+
+/* "\IMM" or "\"STRING\"". */
+static int tkp_parse_imm(struct tkp_argctx *c, const char *b, size_t len,
+			 struct tkp_arg *a)
+{
+	if (len > 1 && b[1] == '"') {
+		if (len < 3 || b[len - 1] != '"')
+			return tkp_arg_fail(c, b + len, TKP_ERR_IMMSTR_NO_CLOSE);
+		a->imm = kmemdup_nul(b + 2, len - 3, GFP_KERNEL);
+		if (!a->imm)
+			return -ENOMEM;
+		a->src = TKP_SRC_IMMSTR;
+		return 0;
+	}
+	if (!tkp_num(b + 1, len - 1, b[1] == '-', (long *)&a->param))
+		return tkp_arg_fail(c, b + 1, TKP_ERR_BAD_IMM);
+	a->src = TKP_SRC_IMM;
+	return 0;
+}
+
+/* The fetch expression in @b (@len characters), innermost part first. */
+static int tkp_parse_fetch(struct tkp_argctx *c, const char *b, size_t len,
+			   struct tkp_arg *a, int depth)
+{
+	const char *p, *open;
+	bool user = false;
+	long offs;
+	int ret, reg;
+	char name[16];
+
+	if (!len)
+		return tkp_arg_fail(c, b, TKP_ERR_NO_ARG_BODY);
+
+	switch (b[0]) {
+	case '%':
+		if (len - 1 >= sizeof(name))
+			return tkp_arg_fail(c, b, TKP_ERR_BAD_REG_NAME);
+		memcpy(name, b + 1, len - 1);
+		name[len - 1] = '\0';
+		reg = regs_query_register_offset(name);
+		if (reg < 0)
+			return tkp_arg_fail(c, b, TKP_ERR_BAD_REG_NAME);
+		a->src = TKP_SRC_REG;
+		a->param = reg;
+		return 0;
+	case '@':
+		return tkp_parse_mem(c, b, len, a);
+	case '$':
+		return tkp_parse_var(c, b, len, a);
+	case '\\':
+		return tkp_parse_imm(c, b, len, a);
+	case '+':
+	case '-':
+		break;
+	default:
+		return tkp_arg_fail(c, b, TKP_ERR_BAD_FETCH_ARG);
+	}
+
+	/* +|-[u]OFFS(FETCHARG) */
+	if (depth >= TKP_MAX_DEREF)
+		return tkp_arg_fail(c, b, TKP_ERR_TOO_MANY_OPS);
+	p = b + 1;
+	if (*p == 'u') {
+		user = true;
+		p++;
+	}
+	open = strnchr(p, b + len - p, '(');
+	if (!open)
+		return tkp_arg_fail(c, b, TKP_ERR_DEREF_NEED_BRACE);
+	if (!tkp_num(p, open - p, false, &offs) || offs < 0)
+		return tkp_arg_fail(c, p, TKP_ERR_BAD_DEREF_OFFS);
+	if (b[len - 1] != ')')
+		return tkp_arg_fail(c, open, TKP_ERR_DEREF_OPEN_BRACE);
+	ret = tkp_parse_fetch(c, open + 1, b + len - 1 - (open + 1), a,
+			      depth + 1);
+	if (ret)
+		return ret;
+	if (a->src == TKP_SRC_COMM || a->src == TKP_SRC_IMMSTR)
+		return tkp_arg_fail(c, open + 1, TKP_ERR_COMM_CANT_DEREF);
+	if (a->ndrf >= TKP_MAX_DEREF)
+		return tkp_arg_fail(c, b, TKP_ERR_TOO_MANY_OPS);
+	if (user)
+		a->user |= BIT(a->ndrf);
+	a->drf[a->ndrf++] = b[0] == '-' ? -offs : offs;
+	return 0;
+}
+
+/* "bWIDTH@OFFSET/CONTAINER", e.g. "b4@4/32". */
+static int tkp_parse_bitfield(struct tkp_argctx *c, const char *t,
+			      size_t len, struct tkp_arg *a)
+{
+	const char *at = strnchr(t, len, '@');
+	const char *sl = strnchr(t, len, '/');
+	long w, o, bits;
+
+	if (!at || !sl || sl < at ||
+	    !tkp_num(t + 1, at - t - 1, false, &w) ||
+	    !tkp_num(at + 1, sl - at - 1, false, &o) ||
+	    !tkp_num(sl + 1, t + len - sl - 1, false, &bits) ||
+	    (bits != 8 && bits != 16 && bits != 32 && bits != 64) ||
+	    !w || w + o > bits)
+		return tkp_arg_fail(c, t, TKP_ERR_BAD_BITFIELD);
+	a->kind = TKP_K_BITFIELD;
+	a->size = bits / 8;
+	a->bf_lshift = 64 - (w + o);
+	a->bf_rshift = 64 - w;
+	return 0;
+}
+
+/* TYPE[N]: u8..u64, s8..s64, x8..x64, string, ustring, symbol, bW@O/S. */
+static int tkp_parse_type(struct tkp_argctx *c, const char *t, size_t len,
+			  struct tkp_arg *a)
+{
+	const char *br = strnchr(t, len, '[');
+	size_t blen = br ? br - t : len;
+	long n, bits;
+
+	if (br) {
+		if (t[len - 1] != ']')
+			return tkp_arg_fail(c, t + len, TKP_ERR_ARRAY_NO_CLOSE);
+		if (!tkp_num(br + 1, t + len - 1 - (br + 1), false, &n) ||
+		    n < 1)
+			return tkp_arg_fail(c, br + 1, TKP_ERR_BAD_ARRAY_NUM);
+		if (n > TKP_MAX_ARRAY)
+			return tkp_arg_fail(c, br + 1, TKP_ERR_ARRAY_TOO_BIG);
+		a->count = n;
+	}
+
+	if (blen == 6 && !strncmp(t, "string", 6)) {
+		a->kind = TKP_K_STRING;
+	} else if (blen == 7 && !strncmp(t, "ustring", 7)) {
+		a->kind = TKP_K_STRING;
+		if (!a->ndrf)
+			return tkp_arg_fail(c, t, TKP_ERR_BAD_STRING);
+		a->user |= BIT(a->ndrf - 1);
+	} else if (blen == 6 && !strncmp(t, "symbol", 6)) {
+		a->kind = TKP_K_SYMBOL;
+		a->size = sizeof(long);
+	} else if (t[0] == 'b' && blen > 1 && isdigit(t[1])) {
+		return br ? tkp_arg_fail(c, br, TKP_ERR_BAD_ARRAY_SUFFIX) :
+			    tkp_parse_bitfield(c, t, blen, a);
+	} else if (blen >= 2 && strchr("usx", t[0]) &&
+		   tkp_num(t + 1, blen - 1, false, &bits) &&
+		   (bits == 8 || bits == 16 || bits == 32 || bits == 64) &&
+		   isdigit(t[1])) {
+		a->kind = t[0] == 'u' ? TKP_K_U : t[0] == 's' ? TKP_K_S :
+					       TKP_K_X;
+		a->size = bits / 8;
+	} else {
+		return tkp_arg_fail(c, t, TKP_ERR_BAD_TYPE);
+	}
+	if (a->kind == TKP_K_STRING && br)
+		return tkp_arg_fail(c, br, TKP_ERR_BAD_ARRAY_SUFFIX);
+	return 0;
+}
+
+/* Where ':' separates the fetch from its type: outside quotes and braces. */
+static const char *tkp_type_sep(const char *b)
+{
+	bool quoted = false;
+	int depth = 0;
+
+	for (; *b; b++) {
+		if (*b == '"')
+			quoted = !quoted;
+		else if (quoted)
+			continue;
+		else if (*b == '(')
+			depth++;
+		else if (*b == ')')
+			depth--;
+		else if (*b == ':' && !depth)
+			return b;
+	}
+	return NULL;
+}
+
+/* One word "[NAME=]FETCHARG[:TYPE]" into @a; @idx counts from 0. */
+static int tkp_parse_arg(struct tkp_spec *spec, int word, const char *w,
+			 int idx)
+{
+	struct tkp_argctx c = { .spec = spec, .word = word, .w = w };
+	struct tkp_arg *a = &spec->args[idx];
+	const char *body = w, *eq, *sep;
+	size_t nlen;
+	int i, ret;
+
+	a->fault_bit = 0xff;
+	eq = strchr(w, '=');
+	if (eq && eq < w + strcspn(w, "(:\\\"")) {
+		nlen = eq - w;
+		if (!nlen)
+			return tkp_fail(spec, word, 0, TKP_ERR_NO_ARG_NAME);
+		if (nlen >= TKP_MAX_ARG_NAME)
+			return tkp_fail(spec, word, 0, TKP_ERR_ARG_NAME_TOO_LONG);
+		if (!tkp_name_ok(w, nlen))
+			return tkp_fail(spec, word, 0, TKP_ERR_BAD_ARG_NAME);
+		memcpy(a->name, w, nlen);
+		a->name[nlen] = '\0';
+		body = eq + 1;
+	} else {
+		snprintf(a->name, sizeof(a->name), "arg%d", idx + 1);
+	}
+	for (i = 0; i < idx; i++)
+		if (!strcmp(spec->args[i].name, a->name))
+			return tkp_fail(spec, word, 0, TKP_ERR_USED_ARG_NAME);
+
+	a->text = kstrdup(body, GFP_KERNEL);
+	if (!a->text)
+		return -ENOMEM;
+
+	sep = tkp_type_sep(body);
+	ret = tkp_parse_fetch(&c, body, sep ? sep - body : strlen(body), a, 0);
+	if (ret)
+		return ret;
+
+	/* Defaults: strings for $comm and "..."; x64 for the rest. */
+	if (a->src == TKP_SRC_COMM || a->src == TKP_SRC_IMMSTR) {
+		a->kind = TKP_K_STRING;
+	} else {
+		a->kind = TKP_K_X;
+		a->size = sizeof(long);
+	}
+	if (sep) {
+		ret = tkp_parse_type(&c, sep + 1, strlen(sep + 1), a);
+		if (ret)
+			return ret;
+	}
+
+	if ((a->src == TKP_SRC_COMM || a->src == TKP_SRC_IMMSTR) &&
+	    a->kind != TKP_K_STRING)
+		return tkp_arg_fail(&c, sep + 1, TKP_ERR_BAD_TYPE);
+	if (a->kind == TKP_K_STRING && !a->ndrf &&
+	    a->src != TKP_SRC_COMM && a->src != TKP_SRC_IMMSTR)
+		return tkp_arg_fail(&c, sep + 1, TKP_ERR_BAD_STRING);
+	if (a->count && !a->ndrf)
+		return tkp_arg_fail(&c, sep + 1, TKP_ERR_ARRAY_NOT_MEM);
+	return 0;
+}
+
+static void tkp_free_args(struct tkp_arg *args, int nargs)
+{
+	int i;
+
+	if (!args)
+		return;
+	for (i = 0; i < nargs; i++) {
+		kfree(args[i].text);
+		kfree(args[i].imm);
+	}
+	kfree(args);
+}
+
+/*
+ * The C type of an argument's field as the format file shows it.  Kept
+ * in the argument: the trace event core holds on to the pointer.
+ */
+static void tkp_set_ftype(struct tkp_arg *a)
+{
+	int n;
+
+	if (a->kind == TKP_K_STRING) {
+		strscpy(a->ftype, "__data_loc char[]", sizeof(a->ftype));
+		return;
+	}
+	n = snprintf(a->ftype, sizeof(a->ftype), "%c%d",
+		     a->kind == TKP_K_S ? 's' : 'u', a->size * 8);
+	if (a->count)
+		snprintf(a->ftype + n, sizeof(a->ftype) - n, "[%d]", a->count);
+}
+
+/* Lay the fields out after the header; false if they do not fit. */
+static bool tkp_layout(struct tkp_arg *args, int nargs, unsigned int hdr,
+		       unsigned int *fixed_end, int *fault_off)
+{
+	unsigned int off = hdr, nfault = 0, size, align;
+	int i;
+
+	for (i = 0; i < nargs; i++)
+		if (args[i].ndrf && args[i].kind != TKP_K_STRING &&
+		    nfault < 64)
+			args[i].fault_bit = nfault++;
+	*fault_off = -1;
+	if (nfault) {
+		*fault_off = off;
+		off += sizeof(u64);
+	}
+	for (i = 0; i < nargs; i++) {
+		tkp_set_ftype(&args[i]);
+		if (args[i].kind == TKP_K_STRING) {
+			size = align = sizeof(u32);
+		} else {
+			align = args[i].size;
+			size = args[i].size * (args[i].count ?: 1);
+		}
+		off = ALIGN(off, align);
+		args[i].offset = off;
+		off += size;
+		if (off - hdr > TKP_MAX_FIXED)
+			return false;
+	}
+	*fixed_end = off;
+	return true;
+}
+
 /**
  * tkp_parse - turn the words of a definition line into a spec
  * @argc: number of words
  * @argv: the words; argv[0] is "p..." or "r..."
  * @spec: filled in; on failure, its err fields say where and why
  *
- * Return: 0, or -EINVAL with @spec describing the fault.
+ * Return: 0; -EINVAL with @spec describing the fault; -ENOMEM.  Either
+ * way the caller frees @spec->args with tkp_free_args().
  */
 static int tkp_parse(int argc, const char **argv, struct tkp_spec *spec)
 {
-	int ret;
+	int i, ret;
 
 	memset(spec, 0, sizeof(*spec));
 	ret = tkp_parse_head(argv[0], spec);
@@ -351,8 +893,27 @@ static int tkp_parse(int argc, const char **argv, struct tkp_spec *spec)
 	ret = tkp_parse_place(argv[1], spec);
 	if (ret)
 		return ret;
-	if (argc > 2)
-		return tkp_fail(spec, 2, 0, TKP_ERR_ARGS_UNSUPPORTED);
+
+	spec->fault_off = -1;
+	spec->rec_size = spec->is_return ? sizeof(struct tkp_return_rec) :
+					   sizeof(struct tkp_entry_rec);
+	spec->nargs = argc - 2;
+	if (!spec->nargs)
+		return 0;
+	if (spec->nargs > TKP_MAX_ARGS)
+		return tkp_fail(spec, 2 + TKP_MAX_ARGS, 0,
+				TKP_ERR_TOO_MANY_ARGS);
+	spec->args = kcalloc(spec->nargs, sizeof(*spec->args), GFP_KERNEL);
+	if (!spec->args)
+		return -ENOMEM;
+	for (i = 0; i < spec->nargs; i++) {
+		ret = tkp_parse_arg(spec, i + 2, argv[i + 2], i);
+		if (ret)
+			return ret;
+	}
+	if (!tkp_layout(spec->args, spec->nargs, spec->rec_size,
+			&spec->rec_size, &spec->fault_off))
+		return tkp_fail(spec, 2, 0, TKP_ERR_ARGS_TOO_BIG);
 	return 0;
 }
 
@@ -392,74 +953,246 @@ static void tkp_log_err(int argc, const char **argv, int word, int off,
  * interrupts) disabled.  No locks, no allocation.
  */
 
-static nokprobe_inline void
-tkp_write_entry(struct tkp_probe *tp, struct trace_event_file *file,
-		struct pt_regs *regs)
+/* Per-CPU staging buffer for argument values; see TKP_SCRATCH_SIZE. */
+static void __percpu *tkp_scratch;
+
+/*
+ * Is @addr to be read as user memory?  Where user and kernel addresses
+ * cannot overlap, a plain dereference of a user address reads user
+ * memory too, as users of kprobe_events have always been able to rely on.
+ */
+static nokprobe_inline bool tkp_is_user(unsigned long addr, bool user)
+{
+	return user ||
+	       (IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
+		addr < TASK_SIZE);
+}
+
+/* Read @size bytes at @addr of kernel or user memory; false on a fault. */
+static nokprobe_inline bool tkp_load(void *dst, unsigned long addr,
+				     size_t size, bool user)
+{
+	if (tkp_is_user(addr, user))
+		return !copy_from_user_nofault(dst, (void __user *)addr, size);
+	return !copy_from_kernel_nofault(dst, (void *)addr, size);
+}
+
+static nokprobe_inline unsigned long tkp_source(const struct tkp_arg *a,
+						struct pt_regs *regs)
+{
+	switch (a->src) {
+	case TKP_SRC_REG:
+		return regs_get_register(regs, a->param);
+	case TKP_SRC_STACK:
+		return regs_get_kernel_stack_nth(regs, a->param);
+	case TKP_SRC_STACKP:
+		return kernel_stack_pointer(regs);
+	case TKP_SRC_RETVAL:
+		return regs_return_value(regs);
+	case TKP_SRC_ARG:
+		return regs_get_kernel_argument(regs, a->param);
+	default:
+		return a->param;
+	}
+}
+
+/*
+ * The source, then every dereference but the last, which is left as an
+ * address for the caller: *@val gets the value itself when there is no
+ * dereference, the address to read from otherwise.
+ */
+static nokprobe_inline bool tkp_walk(const struct tkp_arg *a,
+				     struct pt_regs *regs, unsigned long *val)
+{
+	unsigned long v = tkp_source(a, regs);
+	int i;
+
+	for (i = 0; i + 1 < a->ndrf; i++)
+		if (!tkp_load(&v, v + a->drf[i], sizeof(v), a->user & BIT(i)))
+			return false;
+	if (a->ndrf)
+		v += a->drf[a->ndrf - 1];
+	*val = v;
+	return true;
+}
+
+static nokprobe_inline void tkp_put(void *dst, u64 v, unsigned int size)
+{
+	switch (size) {
+	case 1:
+		*(u8 *)dst = v;
+		break;
+	case 2:
+		*(u16 *)dst = v;
+		break;
+	case 4:
+		*(u32 *)dst = v;
+		break;
+	default:
+		*(u64 *)dst = v;
+	}
+}
+
+static nokprobe_inline u64 tkp_get(const void *src, unsigned int size)
+{
+	switch (size) {
+	case 1:
+		return *(const u8 *)src;
+	case 2:
+		return *(const u16 *)src;
+	case 4:
+		return *(const u32 *)src;
+	default:
+		return *(const u64 *)src;
+	}
+}
+
+/* A scalar or array argument into its field; false on a fault. */
+static nokprobe_inline bool tkp_fetch_value(const struct tkp_arg *a,
+					    struct pt_regs *regs, u8 *dst)
+{
+	unsigned int n = a->count ?: 1;
+	unsigned long v;
+
+	if (!tkp_walk(a, regs, &v))
+		goto fault;
+	if (!a->ndrf)
+		tkp_put(dst, v, a->size);
+	else if (!tkp_load(dst, v, a->size * n, a->user & BIT(a->ndrf - 1)))
+		goto fault;
+	if (a->kind == TKP_K_BITFIELD)
+		tkp_put(dst, (tkp_get(dst, a->size) << a->bf_lshift) >>
+			a->bf_rshift, a->size);
+	return true;
+fault:
+	memset(dst, 0, a->size * n);
+	return false;
+}
+
+/* A string into @dst (at most @room bytes); its length with the NUL. */
+static nokprobe_inline int tkp_fetch_string(const struct tkp_arg *a,
+					    struct pt_regs *regs, char *dst,
+					    int room)
+{
+	unsigned long addr;
+	long len;
+
+	if (room <= 0)
+		return 0;
+	if (a->src == TKP_SRC_COMM || a->src == TKP_SRC_IMMSTR) {
+		len = strscpy(dst, a->src == TKP_SRC_COMM ? current->comm :
+				   a->imm, room);
+		return len < 0 ? room : len + 1;
+	}
+	if (!tkp_walk(a, regs, &addr))
+		return 0;
+	if (tkp_is_user(addr, a->user & BIT(a->ndrf - 1)))
+		len = strncpy_from_user_nofault(dst, (void __user *)addr, room);
+	else
+		len = strncpy_from_kernel_nofault(dst, (void *)addr, room);
+	return len > 0 ? len : 0;
+}
+
+/*
+ * Fetch every argument into the scratch buffer, laid out as the record
+ * from the end of its header on.  Returns the number of bytes used.
+ */
+static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_probe *tp,
+						   struct pt_regs *regs,
+						   u8 *buf)
+{
+	unsigned int hdr = tp->hdr_size, dyn = tp->rec_size - hdr;
+	u64 faults = 0;
+	int i, len;
+
+	for (i = 0; i < tp->nargs; i++) {
+		const struct tkp_arg *a = &tp->args[i];
+		u8 *field = buf + a->offset - hdr;
+
+		if (a->kind == TKP_K_STRING) {
+			len = tkp_fetch_string(a, regs, buf + dyn,
+					       TKP_SCRATCH_SIZE - dyn);
+			/* __data_loc: length high, offset in record low. */
+			*(u32 *)field = len << 16 | (hdr + dyn);
+			dyn += len;
+		} else if (!tkp_fetch_value(a, regs, field) &&
+			   a->fault_bit != 0xff) {
+			faults |= BIT_ULL(a->fault_bit);
+		}
+	}
+	if (tp->fault_off >= 0)
+		*(u64 *)(buf + tp->fault_off - hdr) = faults;
+	return dyn;
+}
+
+/*
+ * Write one record per trace instance the event is enabled in.  @a and
+ * @b are the header fields: the probed address, or the function and the
+ * return address.  Arguments are fetched once, whatever the number of
+ * instances.
+ */
+static nokprobe_inline void tkp_emit(struct tkp_probe *tp,
+				     struct tkp_files *files,
+				     struct pt_regs *regs,
+				     unsigned long a, unsigned long b)
 {
 	struct trace_event_buffer fbuf;
-	struct tkp_entry_rec *rec;
+	unsigned int i, body = 0;
+	unsigned long *rec;
+	u8 *args = NULL;
 
-	if (trace_trigger_soft_disabled(file))
-		return;
-	rec = trace_event_buffer_reserve(&fbuf, file, tp->rec_size);
-	if (!rec)
-		return;
-	fbuf.regs = regs;
-	rec->ip = (unsigned long)tp->rp.kp.addr;
-	trace_event_buffer_commit(&fbuf);
+	if (tp->rec_size > tp->hdr_size) {
+		args = this_cpu_ptr(tkp_scratch);
+		body = tkp_fetch_args(tp, regs, args);
+	}
+	for (i = 0; i < files->nr; i++) {
+		if (trace_trigger_soft_disabled(files->file[i]))
+			continue;
+		rec = trace_event_buffer_reserve(&fbuf, files->file[i],
+						 tp->hdr_size + body);
+		if (!rec)
+			continue;
+		fbuf.regs = regs;
+		/* The probe fields follow struct trace_entry. */
+		if (tp->is_return) {
+			((struct tkp_return_rec *)rec)->func = a;
+			((struct tkp_return_rec *)rec)->ret_ip = b;
+		} else {
+			((struct tkp_entry_rec *)rec)->ip = a;
+		}
+		if (body)
+			memcpy((u8 *)rec + tp->hdr_size, args, body);
+		trace_event_buffer_commit(&fbuf);
+	}
 }
 
 static int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct tkp_probe *tp = container_of(kp, struct tkp_probe, rp.kp);
 	struct tkp_files *files;
-	unsigned int i;
 
 	raw_cpu_inc(*tp->nhit);
 	files = rcu_dereference_sched(tp->files);
 	if (files)
-		for (i = 0; i < files->nr; i++)
-			tkp_write_entry(tp, files->file[i], regs);
+		tkp_emit(tp, files, regs, (unsigned long)kp->addr, 0);
 	return 0;	/* let the probed instruction run */
 }
 NOKPROBE_SYMBOL(tkp_entry_hit);
-
-static nokprobe_inline void
-tkp_write_return(struct tkp_probe *tp, struct trace_event_file *file,
-		 unsigned long ret_ip, struct pt_regs *regs)
-{
-	struct trace_event_buffer fbuf;
-	struct tkp_return_rec *rec;
-
-	if (trace_trigger_soft_disabled(file))
-		return;
-	rec = trace_event_buffer_reserve(&fbuf, file, tp->rec_size);
-	if (!rec)
-		return;
-	fbuf.regs = regs;
-	rec->func = (unsigned long)tp->rp.kp.addr;
-	rec->ret_ip = ret_ip;
-	trace_event_buffer_commit(&fbuf);
-}
 
 static int tkp_return_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 	struct tkp_files *files;
 	struct tkp_probe *tp;
-	unsigned long ret_ip;
-	unsigned int i;
 
 	if (unlikely(!rp))
 		return 0;
 	tp = container_of(rp, struct tkp_probe, rp);
 	raw_cpu_inc(*tp->nhit);
 	files = rcu_dereference_sched(tp->files);
-	if (!files)
-		return 0;
-	ret_ip = get_kretprobe_retaddr(ri);
-	for (i = 0; i < files->nr; i++)
-		tkp_write_return(tp, files->file[i], ret_ip, regs);
+	if (files)
+		tkp_emit(tp, files, regs, (unsigned long)rp->kp.addr,
+			 get_kretprobe_retaddr(ri));
 	return 0;
 }
 NOKPROBE_SYMBOL(tkp_return_hit);
@@ -471,28 +1204,102 @@ NOKPROBE_SYMBOL(tkp_return_hit);
 static int tkp_define_fields(struct trace_event_call *call)
 {
 	struct tkp_probe *tp = call->data;
-	int ret;
+	const struct tkp_arg *a;
+	int i, ret;
 
-	if (!tp->is_return)
-		return trace_define_field(call, "unsigned long", "__probe_ip",
-					  offsetof(struct tkp_entry_rec, ip),
-					  sizeof(unsigned long), 0,
-					  FILTER_OTHER);
-
-	ret = trace_define_field(call, "unsigned long", "__probe_func",
-				 offsetof(struct tkp_return_rec, func),
-				 sizeof(unsigned long), 0, FILTER_OTHER);
-	if (ret)
-		return ret;
-	return trace_define_field(call, "unsigned long", "__probe_ret_ip",
-				  offsetof(struct tkp_return_rec, ret_ip),
-				  sizeof(unsigned long), 0, FILTER_OTHER);
+	if (!tp->is_return) {
+		ret = trace_define_field(call, "unsigned long", "__probe_ip",
+					 offsetof(struct tkp_entry_rec, ip),
+					 sizeof(unsigned long), 0,
+					 FILTER_OTHER);
+	} else {
+		ret = trace_define_field(call, "unsigned long", "__probe_func",
+					 offsetof(struct tkp_return_rec, func),
+					 sizeof(unsigned long), 0,
+					 FILTER_OTHER);
+		if (!ret)
+			ret = trace_define_field(call, "unsigned long",
+				"__probe_ret_ip",
+				offsetof(struct tkp_return_rec, ret_ip),
+				sizeof(unsigned long), 0, FILTER_OTHER);
+	}
+	if (!ret && tp->fault_off >= 0)
+		ret = trace_define_field(call, "u64", "__probe_faults",
+					 tp->fault_off, sizeof(u64), 0,
+					 FILTER_OTHER);
+	for (i = 0; i < tp->nargs && !ret; i++) {
+		a = &tp->args[i];
+		ret = trace_define_field(call, a->ftype, a->name,
+			a->offset, a->kind == TKP_K_STRING ? sizeof(u32) :
+				   a->size * (a->count ?: 1),
+			a->kind == TKP_K_S, FILTER_OTHER);
+	}
+	return ret;
 }
 
 static struct trace_event_fields tkp_fields_array[] = {
 	{ .type = TRACE_FUNCTION_TYPE, .define_fields = tkp_define_fields },
 	{}
 };
+
+static void tkp_print_value(struct trace_seq *s, const struct tkp_arg *a,
+			    const u8 *p)
+{
+	u64 v = tkp_get(p, a->size);
+
+	switch (a->kind) {
+	case TKP_K_S:
+		/* Sign-extend from the field's width. */
+		trace_seq_printf(s, "%lld",
+				 (s64)(v << (64 - 8 * a->size)) >>
+				 (64 - 8 * a->size));
+		break;
+	case TKP_K_X:
+		trace_seq_printf(s, "0x%llx", v);
+		break;
+	case TKP_K_SYMBOL:
+		trace_seq_printf(s, "%pS", (void *)(unsigned long)v);
+		break;
+	default:
+		trace_seq_printf(s, "%llu", v);
+	}
+}
+
+static void tkp_print_args(struct trace_seq *s, const struct tkp_probe *tp,
+			   const u8 *rec)
+{
+	u64 faults = tp->fault_off >= 0 ? *(u64 *)(rec + tp->fault_off) : 0;
+	const struct tkp_arg *a;
+	u32 loc;
+	int i, j;
+
+	for (i = 0; i < tp->nargs; i++) {
+		a = &tp->args[i];
+		trace_seq_printf(s, " %s=", a->name);
+		if (a->kind == TKP_K_STRING) {
+			loc = *(u32 *)(rec + a->offset);
+			if (loc >> 16)
+				trace_seq_printf(s, "\"%s\"",
+						 (const char *)rec + (loc & 0xffff));
+			else
+				trace_seq_puts(s, "(fault)");
+		} else if (a->fault_bit != 0xff &&
+			   (faults & BIT_ULL(a->fault_bit))) {
+			trace_seq_puts(s, "(fault)");
+		} else if (!a->count) {
+			tkp_print_value(s, a, rec + a->offset);
+		} else {
+			trace_seq_putc(s, '{');
+			for (j = 0; j < a->count; j++) {
+				if (j)
+					trace_seq_putc(s, ',');
+				tkp_print_value(s, a,
+						rec + a->offset + j * a->size);
+			}
+			trace_seq_putc(s, '}');
+		}
+	}
+}
 
 static enum print_line_t tkp_print(struct trace_iterator *iter, int flags,
 				   struct trace_event *event)
@@ -514,7 +1321,9 @@ static enum print_line_t tkp_print(struct trace_iterator *iter, int flags,
 
 		seq_print_ip_sym(s, rec->ip, flags | TRACE_ITER_SYM_OFFSET);
 	}
-	trace_seq_puts(s, ")\n");
+	trace_seq_putc(s, ')');
+	tkp_print_args(s, tp, (const u8 *)iter->ent);
+	trace_seq_putc(s, '\n');
 	return trace_handle_return(s);
 }
 
@@ -632,6 +1441,7 @@ static void tkp_free(struct tkp_probe *tp)
 	if (!tp)
 		return;
 	free_percpu(tp->nhit);
+	tkp_free_args(tp->args, tp->nargs);
 	kfree(tp->call.print_fmt);
 	kfree(tp->call.name);
 	kfree(tp->class.system);
@@ -661,12 +1471,79 @@ static char *tkp_auto_name(const struct tkp_spec *spec)
 	return name;
 }
 
-/* The print formats of the "format" files, for libtraceevent and perf. */
-static const char tkp_entry_fmt[] = "\"(%lx)\", REC->__probe_ip";
-static const char tkp_return_fmt[] =
-	"\"(%lx <- %lx)\", REC->__probe_func, REC->__probe_ret_ip";
+/* The printf conversion of one element of @a in print_fmt. */
+static const char *tkp_conv(const struct tkp_arg *a)
+{
+	bool wide = a->size == 8;
 
-static struct tkp_probe *tkp_alloc(const struct tkp_spec *spec)
+	switch (a->kind) {
+	case TKP_K_S:
+		return wide ? "%Ld" : "%d";
+	case TKP_K_X:
+		return wide ? "0x%Lx" : "0x%x";
+	case TKP_K_SYMBOL:
+		return "%pS";
+	case TKP_K_STRING:
+		return "\\\"%s\\\"";
+	default:
+		return wide ? "%Lu" : "%u";
+	}
+}
+
+/*
+ * The "print fmt" of the format file, which perf and trace-cmd decode
+ * records with.  Called twice: with @buf NULL to size it, then to fill.
+ */
+static int tkp_fmt(const struct tkp_probe *tp, char *buf, int len)
+{
+	const struct tkp_arg *a;
+	int pos = 0, i, j;
+
+#define TKP_FMT(...)							\
+	(pos += snprintf(buf ? buf + pos : NULL, buf ? len - pos : 0,	\
+			 __VA_ARGS__))
+
+	TKP_FMT("\"(%s)", tp->is_return ? "%lx <- %lx" : "%lx");
+	for (i = 0; i < tp->nargs; i++) {
+		a = &tp->args[i];
+		TKP_FMT(" %s=", a->name);
+		if (!a->count) {
+			TKP_FMT("%s", tkp_conv(a));
+			continue;
+		}
+		TKP_FMT("{");
+		for (j = 0; j < a->count; j++)
+			TKP_FMT("%s%s", j ? "," : "", tkp_conv(a));
+		TKP_FMT("}");
+	}
+	TKP_FMT("\", %s", tp->is_return ?
+		"REC->__probe_func, REC->__probe_ret_ip" : "REC->__probe_ip");
+	for (i = 0; i < tp->nargs; i++) {
+		a = &tp->args[i];
+		if (a->kind == TKP_K_STRING)
+			TKP_FMT(", __get_str(%s)", a->name);
+		else if (!a->count)
+			TKP_FMT(", REC->%s", a->name);
+		else
+			for (j = 0; j < a->count; j++)
+				TKP_FMT(", REC->%s[%d]", a->name, j);
+	}
+#undef TKP_FMT
+	return pos;
+}
+
+static char *tkp_build_fmt(const struct tkp_probe *tp)
+{
+	int len = tkp_fmt(tp, NULL, 0) + 1;
+	char *buf = kmalloc(len, GFP_KERNEL);
+
+	if (buf)
+		tkp_fmt(tp, buf, len);
+	return buf;
+}
+
+/* Build a probe from @spec; its arguments move from @spec to the probe. */
+static struct tkp_probe *tkp_alloc(struct tkp_spec *spec)
 {
 	struct tkp_probe *tp;
 
@@ -679,15 +1556,21 @@ static struct tkp_probe *tkp_alloc(const struct tkp_spec *spec)
 					 tkp_auto_name(spec);
 	if (spec->symbol[0])
 		tp->symbol = kstrdup(spec->symbol, GFP_KERNEL);
-	tp->call.print_fmt = kstrdup(spec->is_return ? tkp_return_fmt :
-						     tkp_entry_fmt, GFP_KERNEL);
+	tp->is_return = spec->is_return;
+	tp->nargs = spec->nargs;
+	tp->args = spec->args;
+	spec->args = NULL;
+	tp->hdr_size = spec->is_return ? sizeof(struct tkp_return_rec) :
+					 sizeof(struct tkp_entry_rec);
+	tp->rec_size = spec->rec_size;
+	tp->fault_off = spec->fault_off;
+	tp->call.print_fmt = tkp_build_fmt(tp);
 	if (!tp->nhit || !tp->class.system || !tp->call.name ||
 	    !tp->call.print_fmt || (spec->symbol[0] && !tp->symbol)) {
 		tkp_free(tp);
 		return ERR_PTR(-ENOMEM);
 	}
 
-	tp->is_return = spec->is_return;
 	tp->offset = spec->offset;
 	if (tp->symbol) {
 		tp->rp.kp.symbol_name = tp->symbol;
@@ -701,10 +1584,8 @@ static struct tkp_probe *tkp_alloc(const struct tkp_spec *spec)
 		tp->rp.handler = tkp_return_hit;
 		tp->rp.maxactive = spec->maxactive;
 		tp->maxactive = spec->maxactive;
-		tp->rec_size = sizeof(struct tkp_return_rec);
 	} else {
 		tp->rp.kp.pre_handler = tkp_entry_hit;
-		tp->rec_size = sizeof(struct tkp_entry_rec);
 	}
 
 	dyn_event_init(&tp->devent, &tkp_dyn_ops);
@@ -947,6 +1828,7 @@ static int tkp_create(int argc, const char **argv)
 		tkp_free(tp);
 	}
 out:
+	tkp_free_args(spec->args, spec->nargs);
 	kfree(spec);
 	return ret;
 }
@@ -971,7 +1853,7 @@ static int tkp_run_command(const char *raw_command)
 	if (!argc) {
 		ret = 0;
 	} else if (argv[0][0] != 'p' && argv[0][0] != 'r') {
-		tkp_log_err(argc, argv, 0, 0, TKP_ERR_BAD_TYPE);
+		tkp_log_err(argc, argv, 0, 0, TKP_ERR_BAD_CMD);
 		ret = -EINVAL;
 	} else {
 		ret = tkp_create(argc, argv);
@@ -999,6 +1881,7 @@ static void tkp_show_addr(struct seq_file *m, void *addr)
 static int tkp_dyn_show(struct seq_file *m, struct dyn_event *ev)
 {
 	struct tkp_probe *tp = to_tkp(ev);
+	int i;
 
 	seq_putc(m, tp->is_return ? 'r' : 'p');
 	if (tp->maxactive)
@@ -1010,6 +1893,8 @@ static int tkp_dyn_show(struct seq_file *m, struct dyn_event *ev)
 		seq_printf(m, "%s%+ld", tp->symbol, tp->offset);
 	else
 		seq_puts(m, tp->symbol);
+	for (i = 0; i < tp->nargs; i++)
+		seq_printf(m, " %s=%s", tp->args[i].name, tp->args[i].text);
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -1042,20 +1927,36 @@ static bool tkp_place_is(struct tkp_probe *tp, const char *place)
 	return offs == tp->offset;
 }
 
+/* Does @word ("NAME=FETCHARG[:TYPE]" or "FETCHARG[:TYPE]") name @a? */
+static bool tkp_arg_is(const struct tkp_arg *a, const char *word)
+{
+	size_t n = strlen(a->name);
+
+	if (!strncmp(word, a->name, n) && word[n] == '=')
+		word += n + 1;
+	return !strcmp(word, a->text);
+}
+
 static bool tkp_dyn_match(const char *system, const char *event,
 			  int argc, const char **argv, struct dyn_event *ev)
 {
 	struct tkp_probe *tp = to_tkp(ev);
+	int i;
 
 	if (system && strcmp(system, tkp_group(tp)))
 		return false;
 	/* "-:GROUP/" names the whole group. */
 	if (event[0] && strcmp(event, tkp_event(tp)))
 		return false;
-	/* A further word must name the place; fetch arguments come later. */
+	/* Further words must name the place, then the arguments as listed. */
 	if (!argc)
 		return true;
-	return argc == 1 && tkp_place_is(tp, argv[0]);
+	if (!tkp_place_is(tp, argv[0]) || argc - 1 > tp->nargs)
+		return false;
+	for (i = 1; i < argc; i++)
+		if (!tkp_arg_is(&tp->args[i - 1], argv[i]))
+			return false;
+	return argc - 1 == tp->nargs;
 }
 
 /* ---------------------------------------------------------------------
@@ -1337,6 +2238,9 @@ EXPORT_SYMBOL_GPL(kprobe_event_delete);
 /* Early, so that dynamic_events knows us before anyone writes to it. */
 static __init int tkp_init_early(void)
 {
+	tkp_scratch = __alloc_percpu(TKP_SCRATCH_SIZE, sizeof(u64));
+	if (!tkp_scratch)
+		return -ENOMEM;
 	return dyn_event_register(&tkp_dyn_ops);
 }
 core_initcall(tkp_init_early);
