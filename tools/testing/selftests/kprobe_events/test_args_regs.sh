@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: register fetch args print as x64 hex / u64 decimal in order
+. "$(dirname "$0")/lib.sh"
+reset || fail "initial reset failed"
+
+# rfail EVENT MSG: show a few EVENT records, then fail with MSG
+rfail() {
+	grep -F " $1: (" "$T/trace" | head -n 3 | sed 's/^/#   /'
+	shift
+	fail "$*"
+}
+
+# vfs_read(struct file *file, char __user *buf, size_t count, loff_t *pos)
+def="vfs_read f=%di d=%si:x64 c=%dx:u64"
+expect_ok "p:rg $def"
+listing_has "p:kprobes/rg $def" || fail "listing lacks 'p:kprobes/rg $def'"
+check_event_files rg
+fmt=$T/events/kprobes/rg/format
+for fld in "field:u64 f;" "field:u64 d;" "field:u64 c;"; do
+	grep -qF "$fld" "$fmt" || { dump "$fmt"; fail "rg format lacks '$fld'"; }
+done
+
+enable_ev rg
+trigger
+disable_ev rg
+
+# hex: 0x, lowercase, no leading zeros
+X='0x(0|[1-9a-f][0-9a-f]*)'
+total=$(count_trace " rg: (")
+good=$(grep -cE " rg: \(vfs_read\+0x0/0x[0-9a-f]+\) f=$X d=$X c=(0|[1-9][0-9]*)\$" "$T/trace")
+log "rg records: $total (well-formed: $good)"
+[ "$total" -gt 0 ] || fail "no 'rg: (' record in trace"
+[ "$good" = "$total" ] ||
+	rfail rg "malformed rg records (want '(vfs_read+0x0/0xSIZE) f=0xHEX d=0xHEX c=DEC')"
+# f is a struct file * (kernel address), d a user buffer, c a count > 0
+n=$(grep -cE " rg: .* f=0xffff[0-9a-f]{12} " "$T/trace")
+[ "$n" = "$total" ] || rfail rg "f (%di, struct file *) is not a kernel address in $((total - n)) records"
+n=$(grep -cE " rg: .* d=0x[0-9a-f]{1,12} " "$T/trace")
+[ "$n" = "$total" ] || rfail rg "d (%si, user buffer) is not a user address in $((total - n)) records"
+n=$(grep -cE " rg: .* c=[1-9][0-9]*\$" "$T/trace")
+[ "$n" = "$total" ] || rfail rg "c (%dx, count) is not a positive decimal in $((total - n)) records"
+
+# every x86_64 register name is accepted and fetched
+regs="ax bx cx dx si di bp sp r8 r9 r10 r11 r12 r13 r14 r15 ip flags"
+args=
+for r in $regs; do
+	args="$args $r=%$r"
+done
+expect_ok "p:allr vfs_read$args"
+listing_has "p:kprobes/allr vfs_read$args" || fail "listing lacks 'p:kprobes/allr vfs_read$args'"
+echo > "$T/trace"
+enable_ev allr
+trigger
+disable_ev allr
+pat=" allr: \(vfs_read\+0x0/0x[0-9a-f]+\)"
+for r in $regs; do
+	pat="$pat $r=$X"
+done
+total=$(count_trace " allr: (")
+good=$(grep -cE "$pat\$" "$T/trace")
+log "allr records: $total (well-formed: $good)"
+[ "$total" -gt 0 ] || fail "no 'allr: (' record in trace"
+[ "$good" = "$total" ] || rfail allr "malformed allr records (want all 18 registers as hex)"
+
+reset || fail "cleanup failed"
+pass
