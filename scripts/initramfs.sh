@@ -1,7 +1,8 @@
 #!/bin/bash
 # initramfs.sh VARIANT: the guest's base initramfs (uncompressed newc cpio):
-# busybox, our init, the kselftests with their static helpers, and the
-# kernel's modules.  The run-specific part is appended by qemu-run.sh.
+# busybox, our init, the kselftests with their static helpers, the
+# kernel's own ftracetest (at /ftrace) and the kernel's modules.  The
+# run-specific part is appended by qemu-run.sh.
 . "$(dirname "$0")/common.sh"
 
 variant=${1:-linux}
@@ -31,6 +32,26 @@ mkdir -p "$st"
 make -s -C "$SELFTESTS" OUTPUT="$vdir/selftests" >/dev/null
 cp -a "$SELFTESTS"/*.sh "$SELFTESTS"/settings "$st/"
 find "$vdir/selftests" -maxdepth 1 -type f -perm -u+x -exec cp {} "$st/" \;
+
+# The kernel's own ftracetest (make conformance), from the pristine tree:
+# build/upstream/src when that is extracted, else pulled out of the
+# tarball once into $BUILD/ftracetest.  Its scripts are #!/bin/sh and run
+# under busybox sh as they are.  Lives only in the initramfs, at /ftrace.
+ft=tools/testing/selftests/ftrace
+ftsrc=$(src_dir upstream)/$ft
+if [ ! -f "$(variant_dir upstream)/.extracted" ] || [ ! -x "$ftsrc/ftracetest" ]; then
+	ftsrc=$BUILD/ftracetest/$ft
+	if [ ! -x "$ftsrc/ftracetest" ]; then
+		[ -f "$TARBALL" ] || die "$TARBALL missing (apt-get install linux-source-6.1)"
+		log "extracting $ft from $TARBALL"
+		rm -rf "$BUILD/ftracetest"
+		mkdir -p "$BUILD/ftracetest"
+		tar -xJf "$TARBALL" -C "$BUILD/ftracetest" --strip-components=1 \
+			--wildcards "*/$ft/*"
+		[ -x "$ftsrc/ftracetest" ] || die "no $ft/ftracetest in $TARBALL"
+	fi
+fi
+cp -a "$ftsrc" "$root/ftrace"
 
 if [ -d "$vdir/modroot/lib/modules" ]; then
 	cp -a "$vdir/modroot/lib/modules" "$root/lib/"
