@@ -4,7 +4,8 @@ SHELL := /bin/bash
 export BUILD_DIR ?= $(CURDIR)/build
 export CMD TESTS
 
-PHONY_TARGETS := all deps prepare config kernel initramfs build run check patch sparse
+PHONY_TARGETS := all deps prepare config kernel initramfs build run check patch sparse \
+	conformance
 .PHONY: $(PHONY_TARGETS) \
 	upstream clean distclean
 
@@ -41,6 +42,13 @@ upstream: deps
 	@scripts/configure.sh upstream
 	@scripts/build-kernel.sh upstream
 	@scripts/initramfs.sh upstream
+
+# The kernel's own ftracetest kprobe suites on upstream and on ours, side
+# by side (scripts/conformance.sh).  Builds upstream first if missing.
+conformance: build
+	@[ -f $(BUILD_DIR)/upstream/obj/arch/x86/boot/bzImage ] || $(MAKE) upstream
+	@scripts/initramfs.sh upstream
+	@scripts/conformance.sh both
 
 patch: prepare
 	@scripts/mkpatch.sh
