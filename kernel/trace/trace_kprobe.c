@@ -31,16 +31,20 @@
  */
 #define pr_fmt(fmt)	"trace_kprobe: " fmt
 
+#include <linux/bpf.h>
 #include <linux/error-injection.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/perf_event.h>
 #include <linux/rcupdate.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/trace_events.h>
+
+#include <asm/setup.h>
 
 #include "trace.h"
 #include "trace_dynevent.h"
@@ -253,6 +257,8 @@ struct tkp_probe {
 	bool				is_return;
 	bool				registered;
 	int				maxactive;	/* as written, 0: default */
+	bool				perf_on;	/* perf or BPF attached */
+	bool				local;		/* perf's own, not listed */
 	char				*symbol;	/* NULL: address probe */
 	long				offset;
 	unsigned long __percpu		*nhit;
@@ -1125,27 +1131,97 @@ static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_probe *tp,
 	return dyn;
 }
 
-/*
- * Write one record per trace instance the event is enabled in.  @a and
- * @b are the header fields: the probed address, or the function and the
- * return address.  Arguments are fetched once, whatever the number of
- * instances.
- */
-static nokprobe_inline void tkp_emit(struct tkp_probe *tp,
-				     struct tkp_files *files,
-				     struct pt_regs *regs,
-				     unsigned long a, unsigned long b)
+/* The probe's own fields, which follow struct trace_entry. */
+static nokprobe_inline void tkp_fill_hdr(const struct tkp_probe *tp,
+					 void *rec, unsigned long a,
+					 unsigned long b)
 {
+	if (tp->is_return) {
+		((struct tkp_return_rec *)rec)->func = a;
+		((struct tkp_return_rec *)rec)->ret_ip = b;
+	} else {
+		((struct tkp_entry_rec *)rec)->ip = a;
+	}
+}
+
+#ifdef CONFIG_PERF_EVENTS
+/*
+ * Hand the hit to BPF and perf.  Returns 1 when a BPF program moved the
+ * instruction pointer (bpf_override_return): the kprobe must then resume
+ * there instead of single-stepping the probed instruction.
+ */
+static nokprobe_inline int tkp_perf(struct tkp_probe *tp,
+				    struct pt_regs *regs, unsigned long a,
+				    unsigned long b, const u8 *args,
+				    unsigned int body)
+{
+	struct trace_event_call *call = &tp->call;
+	unsigned long ip = instruction_pointer(regs);
+	struct hlist_head *head;
+	int size, rctx;
+	void *rec;
+
+	if (bpf_prog_array_valid(call)) {
+		int keep = trace_call_bpf(call, regs);
+
+		if (!tp->is_return && ip != instruction_pointer(regs)) {
+			reset_current_kprobe();
+			return 1;
+		}
+		if (!keep)
+			return 0;
+	}
+
+	head = this_cpu_ptr(call->perf_events);
+	if (hlist_empty(head))
+		return 0;
+	/* perf wants the raw record plus its u32 size to be u64 aligned. */
+	size = ALIGN(tp->hdr_size + body + sizeof(u32), sizeof(u64)) -
+	       sizeof(u32);
+	rec = perf_trace_buf_alloc(size, NULL, &rctx);
+	if (!rec)
+		return 0;
+	tkp_fill_hdr(tp, rec, a, b);
+	if (body)
+		memcpy(rec + tp->hdr_size, args, body);
+	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
+			      head, NULL);
+	return 0;
+}
+#else
+static nokprobe_inline int tkp_perf(struct tkp_probe *tp,
+				    struct pt_regs *regs, unsigned long a,
+				    unsigned long b, const u8 *args,
+				    unsigned int body)
+{
+	return 0;
+}
+#endif
+
+/*
+ * Write one record per trace instance the event is enabled in, and pass
+ * the hit to perf/BPF when attached.  @a and @b are the probe's fields:
+ * the probed address, or the function and the return address.  The
+ * arguments are fetched once, however many consumers there are.
+ */
+static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
+				    struct pt_regs *regs,
+				    unsigned long a, unsigned long b)
+{
+	struct tkp_files *files = rcu_dereference_sched(tp->files);
+	bool perf = READ_ONCE(tp->perf_on);
 	struct trace_event_buffer fbuf;
 	unsigned int i, body = 0;
-	unsigned long *rec;
 	u8 *args = NULL;
+	void *rec;
 
+	if (!files && !perf)
+		return 0;
 	if (tp->rec_size > tp->hdr_size) {
 		args = this_cpu_ptr(tkp_scratch);
 		body = tkp_fetch_args(tp, regs, args);
 	}
-	for (i = 0; i < files->nr; i++) {
+	for (i = 0; files && i < files->nr; i++) {
 		if (trace_trigger_soft_disabled(files->file[i]))
 			continue;
 		rec = trace_event_buffer_reserve(&fbuf, files->file[i],
@@ -1153,46 +1229,35 @@ static nokprobe_inline void tkp_emit(struct tkp_probe *tp,
 		if (!rec)
 			continue;
 		fbuf.regs = regs;
-		/* The probe fields follow struct trace_entry. */
-		if (tp->is_return) {
-			((struct tkp_return_rec *)rec)->func = a;
-			((struct tkp_return_rec *)rec)->ret_ip = b;
-		} else {
-			((struct tkp_entry_rec *)rec)->ip = a;
-		}
+		tkp_fill_hdr(tp, rec, a, b);
 		if (body)
-			memcpy((u8 *)rec + tp->hdr_size, args, body);
+			memcpy(rec + tp->hdr_size, args, body);
 		trace_event_buffer_commit(&fbuf);
 	}
+	return perf ? tkp_perf(tp, regs, a, b, args, body) : 0;
 }
 
 static int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct tkp_probe *tp = container_of(kp, struct tkp_probe, rp.kp);
-	struct tkp_files *files;
 
 	raw_cpu_inc(*tp->nhit);
-	files = rcu_dereference_sched(tp->files);
-	if (files)
-		tkp_emit(tp, files, regs, (unsigned long)kp->addr, 0);
-	return 0;	/* let the probed instruction run */
+	/* Non-zero only when BPF redirected execution. */
+	return tkp_emit(tp, regs, (unsigned long)kp->addr, 0);
 }
 NOKPROBE_SYMBOL(tkp_entry_hit);
 
 static int tkp_return_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
-	struct tkp_files *files;
 	struct tkp_probe *tp;
 
 	if (unlikely(!rp))
 		return 0;
 	tp = container_of(rp, struct tkp_probe, rp);
 	raw_cpu_inc(*tp->nhit);
-	files = rcu_dereference_sched(tp->files);
-	if (files)
-		tkp_emit(tp, files, regs, (unsigned long)rp->kp.addr,
-			 get_kretprobe_retaddr(ri));
+	tkp_emit(tp, regs, (unsigned long)rp->kp.addr,
+		 get_kretprobe_retaddr(ri));
 	return 0;
 }
 NOKPROBE_SYMBOL(tkp_return_hit);
@@ -1359,7 +1424,7 @@ static int tkp_file_add(struct tkp_probe *tp, struct trace_event_file *file)
 	new->file[n] = file;
 	new->nr = n + 1;
 
-	if (!n) {
+	if (!n && !tp->perf_on) {
 		ret = tkp_arm(tp, true);
 		if (ret) {
 			kfree(new);
@@ -1387,7 +1452,8 @@ static int tkp_file_del(struct tkp_probe *tp, struct trace_event_file *file)
 		return -ENOENT;
 
 	if (old->nr == 1) {
-		tkp_arm(tp, false);
+		if (!tp->perf_on)
+			tkp_arm(tp, false);
 	} else {
 		new = kmalloc(struct_size(new, file, old->nr - 1), GFP_KERNEL);
 		if (!new)
@@ -1407,6 +1473,18 @@ static int tkp_file_del(struct tkp_probe *tp, struct trace_event_file *file)
 	return 0;
 }
 
+/* perf's first user arrives or its last leaves; under event_mutex. */
+static int tkp_perf_attach(struct tkp_probe *tp, bool on)
+{
+	int ret = 0;
+
+	if (!rcu_access_pointer(tp->files))
+		ret = tkp_arm(tp, on);
+	if (!ret)
+		WRITE_ONCE(tp->perf_on, on);
+	return ret;
+}
+
 static int tkp_reg(struct trace_event_call *call, enum trace_reg type,
 		   void *data)
 {
@@ -1419,9 +1497,9 @@ static int tkp_reg(struct trace_event_call *call, enum trace_reg type,
 		return tkp_file_del(tp, data);
 #ifdef CONFIG_PERF_EVENTS
 	case TRACE_REG_PERF_REGISTER:
-		/* perf and BPF attachment arrive with the in-kernel API. */
-		return -EOPNOTSUPP;
+		return tkp_perf_attach(tp, true);
 	case TRACE_REG_PERF_UNREGISTER:
+		return tkp_perf_attach(tp, false);
 	case TRACE_REG_PERF_OPEN:
 	case TRACE_REG_PERF_CLOSE:
 	case TRACE_REG_PERF_ADD:
@@ -2064,9 +2142,7 @@ static const struct file_operations tkp_profile_fops = {
 };
 
 /* ---------------------------------------------------------------------
- * The in-kernel API.  perf's kprobe PMU, BPF and the dynevent command
- * builder are not supported by this tracer yet; every entry point says so
- * with -EOPNOTSUPP rather than pretending.
+ * The in-kernel API: perf's kprobe PMU, BPF, the dynevent command builder.
  */
 
 static struct tkp_probe *tkp_of_call(struct trace_event_call *call)
@@ -2117,51 +2193,130 @@ bool trace_kprobe_error_injectable(struct trace_event_call *call)
  * @offs: offset from @func
  * @is_return: true for a return probe
  *
- * Not supported yet.
+ * The probe is not listed in kprobe_events and has no tracefs files; perf
+ * (perf_event_open() with the kprobe PMU) is its only user.
  *
- * Return: ERR_PTR(-EOPNOTSUPP).
+ * Return: the probe's event, or an ERR_PTR().
  */
 struct trace_event_call *
 create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
 			  bool is_return)
 {
-	return ERR_PTR(-EOPNOTSUPP);
+	struct tkp_spec *spec;
+	struct tkp_probe *tp;
+	int ret;
+
+	spec = kzalloc(sizeof(*spec), GFP_KERNEL);
+	if (!spec)
+		return ERR_PTR(-ENOMEM);
+	spec->is_return = is_return;
+	spec->fault_off = -1;
+	spec->rec_size = is_return ? sizeof(struct tkp_return_rec) :
+				     sizeof(struct tkp_entry_rec);
+	strscpy(spec->group, TKP_DEFAULT_GROUP, sizeof(spec->group));
+	ret = -EINVAL;
+	if (func) {
+		if (strscpy(spec->symbol, func, sizeof(spec->symbol)) < 0 ||
+		    !tkp_symbol_ok(spec->symbol) || offs > INT_MAX)
+			goto out;
+		spec->offset = offs;
+	} else {
+		if (!addr)
+			goto out;
+		spec->addr = (unsigned long)addr;
+	}
+
+	tp = tkp_alloc(spec);
+	if (IS_ERR(tp)) {
+		ret = PTR_ERR(tp);
+		goto out;
+	}
+	tp->local = true;
+	ret = tkp_kprobe_register(tp);
+	if (ret) {
+		tkp_free(tp);
+		goto out;
+	}
+	kfree(spec);
+	return &tp->call;
+out:
+	kfree(spec);
+	return ERR_PTR(ret);
 }
 
 /**
  * destroy_local_trace_kprobe - undo create_local_trace_kprobe()
  * @event_call: what create_local_trace_kprobe() returned
  *
- * Never reached while create_local_trace_kprobe() refuses.
+ * perf has detached by now; unregistering waits for running handlers.
  */
 void destroy_local_trace_kprobe(struct trace_event_call *event_call)
 {
+	struct tkp_probe *tp = tkp_of_call(event_call);
+
+	if (WARN_ON_ONCE(!tp || !tp->local))
+		return;
+	if (tp->is_return)
+		unregister_kretprobe(&tp->rp);
+	else
+		unregister_kprobe(&tp->rp.kp);
+	tkp_free(tp);
 }
 
 /**
  * bpf_get_kprobe_info - describe the kprobe behind a perf event
  * @event: the perf event
  * @fd_type: out: BPF_FD_TYPE_KPROBE or BPF_FD_TYPE_KRETPROBE
- * @symbol: out: probed symbol
+ * @symbol: out: probed symbol, NULL for an address probe
  * @probe_offset: out: offset from @symbol
- * @probe_addr: out: address when there is no symbol
+ * @probe_addr: out: address of an address probe, if the caller may see it
  * @perf_type_tracepoint: whether @event was opened as a tracepoint
  *
- * Not supported yet.
- *
- * Return: -EOPNOTSUPP.
+ * Return: 0, or -EINVAL if @event is not one of our probes.
  */
 int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
 			const char **symbol, u64 *probe_offset,
 			u64 *probe_addr, bool perf_type_tracepoint)
 {
-	return -EOPNOTSUPP;
+	struct tkp_probe *tp = tkp_of_call(event->tp_event);
+
+	if (!tp)
+		return -EINVAL;
+	*fd_type = tp->is_return ? BPF_FD_TYPE_KRETPROBE : BPF_FD_TYPE_KPROBE;
+	*symbol = tp->symbol;
+	*probe_offset = tp->symbol ? tp->offset : 0;
+	*probe_addr = 0;
+	if (!tp->symbol && kallsyms_show_value(current_cred()))
+		*probe_addr = (unsigned long)tp->rp.kp.addr;
+	return 0;
 }
 #endif /* CONFIG_PERF_EVENTS */
 
-static int tkp_gen_unsupported(struct dynevent_cmd *cmd)
+static int tkp_gen_run(struct dynevent_cmd *cmd)
 {
-	return -EOPNOTSUPP;
+	return tkp_run_command(cmd->seq.buffer);
+}
+
+/* Append " @word" to the command; -E2BIG when it does not fit. */
+static int tkp_gen_add(struct dynevent_cmd *cmd, const char *word)
+{
+	return seq_buf_printf(&cmd->seq, " %s", word) ? -E2BIG : 0;
+}
+
+/* Append the NULL-terminated list of fetch arguments in @args. */
+static int tkp_gen_add_list(struct dynevent_cmd *cmd, va_list args)
+{
+	const char *field;
+	int ret;
+
+	while ((field = va_arg(args, const char *))) {
+		if (++cmd->n_fields > TKP_MAX_ARGS)
+			return -EINVAL;
+		ret = tkp_gen_add(cmd, field);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /**
@@ -2170,12 +2325,13 @@ static int tkp_gen_unsupported(struct dynevent_cmd *cmd)
  * @buf: buffer the command text is built in
  * @maxlen: size of @buf
  *
- * Running the command built on @cmd fails with -EOPNOTSUPP for now.
+ * Build the command with kprobe_event_gen_cmd_start() (or the kretprobe
+ * variant) and kprobe_event_add_fields(), then create the event with
+ * kprobe_event_gen_cmd_end().
  */
 void kprobe_event_cmd_init(struct dynevent_cmd *cmd, char *buf, int maxlen)
 {
-	dynevent_cmd_init(cmd, buf, maxlen, DYNEVENT_TYPE_KPROBE,
-			  tkp_gen_unsupported);
+	dynevent_cmd_init(cmd, buf, maxlen, DYNEVENT_TYPE_KPROBE, tkp_gen_run);
 }
 EXPORT_SYMBOL_GPL(kprobe_event_cmd_init);
 
@@ -2183,17 +2339,34 @@ EXPORT_SYMBOL_GPL(kprobe_event_cmd_init);
  * __kprobe_event_gen_cmd_start - start building a kprobe event command
  * @cmd: the command, set up by kprobe_event_cmd_init()
  * @kretprobe: true for a return probe
- * @name: event name
- * @loc: probe place
+ * @name: event name, in the default group
+ * @loc: probe place, as in kprobe_events
  *
- * Not supported yet.
+ * Further arguments: fetch arguments as in kprobe_events, then NULL.
  *
- * Return: -EOPNOTSUPP.
+ * Return: 0, -EINVAL on a bad argument, -E2BIG if the buffer is full.
  */
 int __kprobe_event_gen_cmd_start(struct dynevent_cmd *cmd, bool kretprobe,
 				 const char *name, const char *loc, ...)
 {
-	return -EOPNOTSUPP;
+	char head[MAX_EVENT_NAME_LEN + sizeof(TKP_DEFAULT_GROUP) + 4];
+	va_list args;
+	int ret;
+
+	if (cmd->type != DYNEVENT_TYPE_KPROBE || !name || !loc)
+		return -EINVAL;
+	if (snprintf(head, sizeof(head), "%c:%s/%s", kretprobe ? 'r' : 'p',
+		     TKP_DEFAULT_GROUP, name) >= sizeof(head))
+		return -EINVAL;
+	ret = tkp_gen_add(cmd, head);
+	if (!ret)
+		ret = tkp_gen_add(cmd, loc);
+	if (ret)
+		return ret;
+	va_start(args, loc);
+	ret = tkp_gen_add_list(cmd, args);
+	va_end(args);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(__kprobe_event_gen_cmd_start);
 
@@ -2201,13 +2374,21 @@ EXPORT_SYMBOL_GPL(__kprobe_event_gen_cmd_start);
  * __kprobe_event_add_fields - add fetch arguments to a kprobe event command
  * @cmd: the command
  *
- * Not supported yet.
+ * Further arguments: fetch arguments as in kprobe_events, then NULL.
  *
- * Return: -EOPNOTSUPP.
+ * Return: 0, -EINVAL on a bad argument, -E2BIG if the buffer is full.
  */
 int __kprobe_event_add_fields(struct dynevent_cmd *cmd, ...)
 {
-	return -EOPNOTSUPP;
+	va_list args;
+	int ret;
+
+	if (cmd->type != DYNEVENT_TYPE_KPROBE)
+		return -EINVAL;
+	va_start(args, cmd);
+	ret = tkp_gen_add_list(cmd, args);
+	va_end(args);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(__kprobe_event_add_fields);
 
@@ -2231,6 +2412,51 @@ int kprobe_event_delete(const char *name)
 }
 EXPORT_SYMBOL_GPL(kprobe_event_delete);
 
+/*
+ * kprobe_event=DEF[;DEF...] on the kernel command line, with ',' for ' '
+ * in each DEF: probes defined and enabled at boot, before user space.
+ */
+static char tkp_boot_cmds[COMMAND_LINE_SIZE] __initdata;
+
+static __init int tkp_boot_param(char *str)
+{
+	strscpy(tkp_boot_cmds, str, sizeof(tkp_boot_cmds));
+	disable_tracing_selftest("running kprobe events");
+	return 1;
+}
+__setup("kprobe_event=", tkp_boot_param);
+
+static __init void tkp_boot_setup(void)
+{
+	struct trace_event_file *file;
+	char *cmd, *p = tkp_boot_cmds;
+	struct dyn_event *pos;
+	struct tkp_probe *tp;
+	int ret;
+
+	while ((cmd = strsep(&p, ";"))) {
+		if (!*cmd)
+			continue;
+		strreplace(cmd, ',', ' ');
+		ret = tkp_run_command(cmd);
+		if (ret)
+			pr_warn("kprobe_event=%s: error %d\n", cmd, ret);
+	}
+
+	mutex_lock(&event_mutex);
+	for_each_dyn_event(pos) {
+		if (!is_tkp(pos))
+			continue;
+		tp = to_tkp(pos);
+		file = find_event_file(top_trace_array(), tkp_group(tp),
+				       tkp_event(tp));
+		if (!file || trace_event_enable_disable(file, 1, 0))
+			pr_warn("kprobe_event: cannot enable %s\n",
+				tkp_event(tp));
+	}
+	mutex_unlock(&event_mutex);
+}
+
 /* ---------------------------------------------------------------------
  * Start-up.
  */
@@ -2253,6 +2479,8 @@ static __init int tkp_init_files(void)
 			  &tkp_events_fops);
 	trace_create_file("kprobe_profile", TRACE_MODE_READ, NULL, NULL,
 			  &tkp_profile_fops);
+	if (tkp_boot_cmds[0])
+		tkp_boot_setup();
 	return 0;
 }
 fs_initcall(tkp_init_files);
