@@ -55,7 +55,9 @@
 #define TKP_MAXACTIVE_LIMIT	4096
 #define TKP_MAX_ARGS		128
 #define TKP_MAX_ARG_NAME	32
-#define TKP_MAX_DEREF		16
+#define TKP_MAX_ARG_TEXT	63
+/* Dereferences per argument, @SYM and @ADDR counting as one. */
+#define TKP_MAX_DEREF		13
 #define TKP_MAX_ARRAY		64
 /*
  * Everything a hit fetches for its arguments is gathered in a per-CPU
@@ -88,6 +90,9 @@ enum tkp_err {
 	TKP_ERR_BAD_RETPROBE,
 	TKP_ERR_BAD_INSN_BNDRY,
 	TKP_ERR_FAIL_REG_PROBE,
+	TKP_ERR_DIFF_PROBE_TYPE,
+	TKP_ERR_DIFF_ARG_TYPE,
+	TKP_ERR_SAME_PROBE,
 	TKP_ERR_BAD_ADDR_SUFFIX,
 	TKP_ERR_TOO_MANY_ARGS,
 	TKP_ERR_ARG_NAME_TOO_LONG,
@@ -95,6 +100,7 @@ enum tkp_err {
 	TKP_ERR_BAD_ARG_NAME,
 	TKP_ERR_USED_ARG_NAME,
 	TKP_ERR_NO_ARG_BODY,
+	TKP_ERR_ARG_TOO_LONG,
 	TKP_ERR_BAD_FETCH_ARG,
 	TKP_ERR_BAD_REG_NAME,
 	TKP_ERR_BAD_MEM_ADDR,
@@ -137,6 +143,9 @@ static const char *tkp_err_text[] = {
 	[TKP_ERR_BAD_RETPROBE]	  = "Retprobe address must be an function entry",
 	[TKP_ERR_BAD_INSN_BNDRY]  = "Probe point is not an instruction boundary",
 	[TKP_ERR_FAIL_REG_PROBE]  = "Failed to register probe event",
+	[TKP_ERR_DIFF_PROBE_TYPE] = "Probe type is different from existing probe",
+	[TKP_ERR_DIFF_ARG_TYPE]	  = "Argument type or name is different from existing probe",
+	[TKP_ERR_SAME_PROBE]	  = "There is already the exact same probe event",
 	[TKP_ERR_BAD_ADDR_SUFFIX] = "Invalid probed address suffix",
 	[TKP_ERR_TOO_MANY_ARGS]	  = "Too many arguments are specified",
 	[TKP_ERR_ARG_NAME_TOO_LONG] = "Argument name is too long",
@@ -144,6 +153,7 @@ static const char *tkp_err_text[] = {
 	[TKP_ERR_BAD_ARG_NAME]	  = "Argument name must follow the same rules as C identifiers",
 	[TKP_ERR_USED_ARG_NAME]	  = "This argument name is already used",
 	[TKP_ERR_NO_ARG_BODY]	  = "No argument expression",
+	[TKP_ERR_ARG_TOO_LONG]	  = "Argument expression is too long",
 	[TKP_ERR_BAD_FETCH_ARG]	  = "Invalid fetch argument",
 	[TKP_ERR_BAD_REG_NAME]	  = "Invalid register name",
 	[TKP_ERR_BAD_MEM_ADDR]	  = "Invalid memory address",
@@ -251,18 +261,16 @@ struct tkp_files {
 	struct trace_event_file		*file[];
 };
 
-struct tkp_probe {
-	struct dyn_event		devent;	/* on dyn_event_list */
-	struct kretprobe		rp;	/* rp.kp alone for entry probes */
+/*
+ * A trace event: what is recorded and where to.  Several probes (places)
+ * may feed one event, if they agree on the kind and the arguments.
+ */
+struct tkp_event {
+	struct list_head		probes;	/* struct tkp_probe.sibling */
+	struct tkp_files __rcu		*files;
 	bool				is_return;
-	bool				registered;
-	int				maxactive;	/* as written, 0: default */
 	bool				perf_on;	/* perf or BPF attached */
 	bool				local;		/* perf's own, not listed */
-	char				*symbol;	/* NULL: address probe */
-	long				offset;
-	unsigned long __percpu		*nhit;
-	struct tkp_files __rcu		*files;
 	unsigned int			hdr_size;	/* entry + probe fields */
 	unsigned int			rec_size;	/* ... + fixed arg fields */
 	int				fault_off;	/* __probe_faults, or -1 */
@@ -270,6 +278,19 @@ struct tkp_probe {
 	struct tkp_arg			*args;
 	struct trace_event_class	class;
 	struct trace_event_call		call;
+};
+
+/* One place: a kprobe or kretprobe feeding its event. */
+struct tkp_probe {
+	struct dyn_event		devent;	/* on dyn_event_list */
+	struct kretprobe		rp;	/* rp.kp alone for entry probes */
+	struct tkp_event		*ev;
+	struct list_head		sibling;	/* on ev->probes */
+	bool				registered;
+	int				maxactive;	/* as written, 0: default */
+	char				*symbol;	/* NULL: address probe */
+	long				offset;
+	unsigned long __percpu		*nhit;
 };
 
 /* Ring-buffer records; the field names are the documented format ABI. */
@@ -311,12 +332,12 @@ static inline struct tkp_probe *to_tkp(struct dyn_event *ev)
 
 static inline const char *tkp_group(struct tkp_probe *tp)
 {
-	return tp->class.system;
+	return tp->ev->class.system;
 }
 
 static inline const char *tkp_event(struct tkp_probe *tp)
 {
-	return tp->call.name;
+	return tp->ev->call.name;
 }
 
 /* ---------------------------------------------------------------------
@@ -481,11 +502,11 @@ static int tkp_parse_place(const char *w, struct tkp_spec *spec)
 		if (!isdigit(sign[1]) ||
 		    !tkp_num(sign + 1, w + wlen - sign - 1, false, &offs) ||
 		    offs > INT_MAX)
-			return tkp_fail(spec, 1, len, TKP_ERR_BAD_PROBE_ADDR);
+			return tkp_fail(spec, 1, 0, TKP_ERR_BAD_PROBE_ADDR);
 		spec->offset = *sign == '-' ? -offs : offs;
 	}
 	if (spec->is_return && spec->offset)
-		return tkp_fail(spec, 1, len, TKP_ERR_BAD_RETPROBE);
+		return tkp_fail(spec, 1, 0, TKP_ERR_BAD_RETPROBE);
 	return 0;
 }
 
@@ -594,7 +615,7 @@ static int tkp_parse_imm(struct tkp_argctx *c, const char *b, size_t len,
 
 /* The fetch expression in @b (@len characters), innermost part first. */
 static int tkp_parse_fetch(struct tkp_argctx *c, const char *b, size_t len,
-			   struct tkp_arg *a, int depth)
+			   struct tkp_arg *a)
 {
 	const char *p, *open;
 	bool user = false;
@@ -630,9 +651,7 @@ static int tkp_parse_fetch(struct tkp_argctx *c, const char *b, size_t len,
 		return tkp_arg_fail(c, b, TKP_ERR_BAD_FETCH_ARG);
 	}
 
-	/* +|-[u]OFFS(FETCHARG) */
-	if (depth >= TKP_MAX_DEREF)
-		return tkp_arg_fail(c, b, TKP_ERR_TOO_MANY_OPS);
+	/* +|-[u]OFFS(FETCHARG); the word's length bounds the depth. */
 	p = b + 1;
 	if (*p == 'u') {
 		user = true;
@@ -642,11 +661,10 @@ static int tkp_parse_fetch(struct tkp_argctx *c, const char *b, size_t len,
 	if (!open)
 		return tkp_arg_fail(c, b, TKP_ERR_DEREF_NEED_BRACE);
 	if (!tkp_num(p, open - p, false, &offs) || offs < 0)
-		return tkp_arg_fail(c, p, TKP_ERR_BAD_DEREF_OFFS);
+		return tkp_arg_fail(c, b, TKP_ERR_BAD_DEREF_OFFS);
 	if (b[len - 1] != ')')
-		return tkp_arg_fail(c, open, TKP_ERR_DEREF_OPEN_BRACE);
-	ret = tkp_parse_fetch(c, open + 1, b + len - 1 - (open + 1), a,
-			      depth + 1);
+		return tkp_arg_fail(c, b + len, TKP_ERR_DEREF_OPEN_BRACE);
+	ret = tkp_parse_fetch(c, open + 1, b + len - 1 - (open + 1), a);
 	if (ret)
 		return ret;
 	if (a->src == TKP_SRC_COMM || a->src == TKP_SRC_IMMSTR)
@@ -690,8 +708,13 @@ static int tkp_parse_type(struct tkp_argctx *c, const char *t, size_t len,
 	long n, bits;
 
 	if (br) {
-		if (t[len - 1] != ']')
+		const char *close = strnchr(br, t + len - br, ']');
+
+		if (!close)
 			return tkp_arg_fail(c, t + len, TKP_ERR_ARRAY_NO_CLOSE);
+		if (close != t + len - 1)
+			return tkp_arg_fail(c, close + 1,
+					    TKP_ERR_BAD_ARRAY_SUFFIX);
 		if (!tkp_num(br + 1, t + len - 1 - (br + 1), false, &n) ||
 		    n < 1)
 			return tkp_arg_fail(c, br + 1, TKP_ERR_BAD_ARRAY_NUM);
@@ -779,12 +802,14 @@ static int tkp_parse_arg(struct tkp_spec *spec, int word, const char *w,
 		if (!strcmp(spec->args[i].name, a->name))
 			return tkp_fail(spec, word, 0, TKP_ERR_USED_ARG_NAME);
 
+	if (strlen(body) > TKP_MAX_ARG_TEXT)
+		return tkp_fail(spec, word, body - w, TKP_ERR_ARG_TOO_LONG);
 	a->text = kstrdup(body, GFP_KERNEL);
 	if (!a->text)
 		return -ENOMEM;
 
 	sep = tkp_type_sep(body);
-	ret = tkp_parse_fetch(&c, body, sep ? sep - body : strlen(body), a, 0);
+	ret = tkp_parse_fetch(&c, body, sep ? sep - body : strlen(body), a);
 	if (ret)
 		return ret;
 
@@ -1103,16 +1128,16 @@ static nokprobe_inline int tkp_fetch_string(const struct tkp_arg *a,
  * Fetch every argument into the scratch buffer, laid out as the record
  * from the end of its header on.  Returns the number of bytes used.
  */
-static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_probe *tp,
+static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_event *ev,
 						   struct pt_regs *regs,
 						   u8 *buf)
 {
-	unsigned int hdr = tp->hdr_size, dyn = tp->rec_size - hdr;
+	unsigned int hdr = ev->hdr_size, dyn = ev->rec_size - hdr;
 	u64 faults = 0;
 	int i, len;
 
-	for (i = 0; i < tp->nargs; i++) {
-		const struct tkp_arg *a = &tp->args[i];
+	for (i = 0; i < ev->nargs; i++) {
+		const struct tkp_arg *a = &ev->args[i];
 		u8 *field = buf + a->offset - hdr;
 
 		if (a->kind == TKP_K_STRING) {
@@ -1126,17 +1151,17 @@ static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_probe *tp,
 			faults |= BIT_ULL(a->fault_bit);
 		}
 	}
-	if (tp->fault_off >= 0)
-		*(u64 *)(buf + tp->fault_off - hdr) = faults;
+	if (ev->fault_off >= 0)
+		*(u64 *)(buf + ev->fault_off - hdr) = faults;
 	return dyn;
 }
 
 /* The probe's own fields, which follow struct trace_entry. */
-static nokprobe_inline void tkp_fill_hdr(const struct tkp_probe *tp,
+static nokprobe_inline void tkp_fill_hdr(const struct tkp_event *ev,
 					 void *rec, unsigned long a,
 					 unsigned long b)
 {
-	if (tp->is_return) {
+	if (ev->is_return) {
 		((struct tkp_return_rec *)rec)->func = a;
 		((struct tkp_return_rec *)rec)->ret_ip = b;
 	} else {
@@ -1150,12 +1175,12 @@ static nokprobe_inline void tkp_fill_hdr(const struct tkp_probe *tp,
  * instruction pointer (bpf_override_return): the kprobe must then resume
  * there instead of single-stepping the probed instruction.
  */
-static nokprobe_inline int tkp_perf(struct tkp_probe *tp,
+static nokprobe_inline int tkp_perf(struct tkp_event *ev,
 				    struct pt_regs *regs, unsigned long a,
 				    unsigned long b, const u8 *args,
 				    unsigned int body)
 {
-	struct trace_event_call *call = &tp->call;
+	struct trace_event_call *call = &ev->call;
 	unsigned long ip = instruction_pointer(regs);
 	struct hlist_head *head;
 	int size, rctx;
@@ -1164,7 +1189,7 @@ static nokprobe_inline int tkp_perf(struct tkp_probe *tp,
 	if (bpf_prog_array_valid(call)) {
 		int keep = trace_call_bpf(call, regs);
 
-		if (!tp->is_return && ip != instruction_pointer(regs)) {
+		if (!ev->is_return && ip != instruction_pointer(regs)) {
 			reset_current_kprobe();
 			return 1;
 		}
@@ -1176,20 +1201,20 @@ static nokprobe_inline int tkp_perf(struct tkp_probe *tp,
 	if (hlist_empty(head))
 		return 0;
 	/* perf wants the raw record plus its u32 size to be u64 aligned. */
-	size = ALIGN(tp->hdr_size + body + sizeof(u32), sizeof(u64)) -
+	size = ALIGN(ev->hdr_size + body + sizeof(u32), sizeof(u64)) -
 	       sizeof(u32);
 	rec = perf_trace_buf_alloc(size, NULL, &rctx);
 	if (!rec)
 		return 0;
-	tkp_fill_hdr(tp, rec, a, b);
+	tkp_fill_hdr(ev, rec, a, b);
 	if (body)
-		memcpy(rec + tp->hdr_size, args, body);
+		memcpy(rec + ev->hdr_size, args, body);
 	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
 			      head, NULL);
 	return 0;
 }
 #else
-static nokprobe_inline int tkp_perf(struct tkp_probe *tp,
+static nokprobe_inline int tkp_perf(struct tkp_event *ev,
 				    struct pt_regs *regs, unsigned long a,
 				    unsigned long b, const u8 *args,
 				    unsigned int body)
@@ -1204,12 +1229,12 @@ static nokprobe_inline int tkp_perf(struct tkp_probe *tp,
  * the probed address, or the function and the return address.  The
  * arguments are fetched once, however many consumers there are.
  */
-static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
+static nokprobe_inline int tkp_emit(struct tkp_event *ev,
 				    struct pt_regs *regs,
 				    unsigned long a, unsigned long b)
 {
-	struct tkp_files *files = rcu_dereference_sched(tp->files);
-	bool perf = READ_ONCE(tp->perf_on);
+	struct tkp_files *files = rcu_dereference_sched(ev->files);
+	bool perf = READ_ONCE(ev->perf_on);
 	struct trace_event_buffer fbuf;
 	unsigned int i, body = 0;
 	u8 *args = NULL;
@@ -1217,24 +1242,24 @@ static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
 
 	if (!files && !perf)
 		return 0;
-	if (tp->rec_size > tp->hdr_size) {
+	if (ev->rec_size > ev->hdr_size) {
 		args = this_cpu_ptr(tkp_scratch);
-		body = tkp_fetch_args(tp, regs, args);
+		body = tkp_fetch_args(ev, regs, args);
 	}
 	for (i = 0; files && i < files->nr; i++) {
 		if (trace_trigger_soft_disabled(files->file[i]))
 			continue;
 		rec = trace_event_buffer_reserve(&fbuf, files->file[i],
-						 tp->hdr_size + body);
+						 ev->hdr_size + body);
 		if (!rec)
 			continue;
 		fbuf.regs = regs;
-		tkp_fill_hdr(tp, rec, a, b);
+		tkp_fill_hdr(ev, rec, a, b);
 		if (body)
-			memcpy(rec + tp->hdr_size, args, body);
+			memcpy(rec + ev->hdr_size, args, body);
 		trace_event_buffer_commit(&fbuf);
 	}
-	return perf ? tkp_perf(tp, regs, a, b, args, body) : 0;
+	return perf ? tkp_perf(ev, regs, a, b, args, body) : 0;
 }
 
 static int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
@@ -1243,7 +1268,7 @@ static int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 
 	raw_cpu_inc(*tp->nhit);
 	/* Non-zero only when BPF redirected execution. */
-	return tkp_emit(tp, regs, (unsigned long)kp->addr, 0);
+	return tkp_emit(tp->ev, regs, (unsigned long)kp->addr, 0);
 }
 NOKPROBE_SYMBOL(tkp_entry_hit);
 
@@ -1256,7 +1281,7 @@ static int tkp_return_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
 		return 0;
 	tp = container_of(rp, struct tkp_probe, rp);
 	raw_cpu_inc(*tp->nhit);
-	tkp_emit(tp, regs, (unsigned long)rp->kp.addr,
+	tkp_emit(tp->ev, regs, (unsigned long)rp->kp.addr,
 		 get_kretprobe_retaddr(ri));
 	return 0;
 }
@@ -1268,11 +1293,11 @@ NOKPROBE_SYMBOL(tkp_return_hit);
 
 static int tkp_define_fields(struct trace_event_call *call)
 {
-	struct tkp_probe *tp = call->data;
+	struct tkp_event *ev = call->data;
 	const struct tkp_arg *a;
 	int i, ret;
 
-	if (!tp->is_return) {
+	if (!ev->is_return) {
 		ret = trace_define_field(call, "unsigned long", "__probe_ip",
 					 offsetof(struct tkp_entry_rec, ip),
 					 sizeof(unsigned long), 0,
@@ -1288,12 +1313,12 @@ static int tkp_define_fields(struct trace_event_call *call)
 				offsetof(struct tkp_return_rec, ret_ip),
 				sizeof(unsigned long), 0, FILTER_OTHER);
 	}
-	if (!ret && tp->fault_off >= 0)
+	if (!ret && ev->fault_off >= 0)
 		ret = trace_define_field(call, "u64", "__probe_faults",
-					 tp->fault_off, sizeof(u64), 0,
+					 ev->fault_off, sizeof(u64), 0,
 					 FILTER_OTHER);
-	for (i = 0; i < tp->nargs && !ret; i++) {
-		a = &tp->args[i];
+	for (i = 0; i < ev->nargs && !ret; i++) {
+		a = &ev->args[i];
 		ret = trace_define_field(call, a->ftype, a->name,
 			a->offset, a->kind == TKP_K_STRING ? sizeof(u32) :
 				   a->size * (a->count ?: 1),
@@ -1330,16 +1355,16 @@ static void tkp_print_value(struct trace_seq *s, const struct tkp_arg *a,
 	}
 }
 
-static void tkp_print_args(struct trace_seq *s, const struct tkp_probe *tp,
+static void tkp_print_args(struct trace_seq *s, const struct tkp_event *ev,
 			   const u8 *rec)
 {
-	u64 faults = tp->fault_off >= 0 ? *(u64 *)(rec + tp->fault_off) : 0;
+	u64 faults = ev->fault_off >= 0 ? *(u64 *)(rec + ev->fault_off) : 0;
 	const struct tkp_arg *a;
 	u32 loc;
 	int i, j;
 
-	for (i = 0; i < tp->nargs; i++) {
-		a = &tp->args[i];
+	for (i = 0; i < ev->nargs; i++) {
+		a = &ev->args[i];
 		trace_seq_printf(s, " %s=", a->name);
 		if (a->kind == TKP_K_STRING) {
 			loc = *(u32 *)(rec + a->offset);
@@ -1371,11 +1396,11 @@ static enum print_line_t tkp_print(struct trace_iterator *iter, int flags,
 {
 	struct trace_event_call *call =
 		container_of(event, struct trace_event_call, event);
-	struct tkp_probe *tp = call->data;
+	struct tkp_event *ev = call->data;
 	struct trace_seq *s = &iter->seq;
 
 	trace_seq_printf(s, "%s: (", trace_event_name(call));
-	if (tp->is_return) {
+	if (ev->is_return) {
 		struct tkp_return_rec *rec = (struct tkp_return_rec *)iter->ent;
 
 		seq_print_ip_sym(s, rec->ret_ip, flags | TRACE_ITER_SYM_OFFSET);
@@ -1387,7 +1412,7 @@ static enum print_line_t tkp_print(struct trace_iterator *iter, int flags,
 		seq_print_ip_sym(s, rec->ip, flags | TRACE_ITER_SYM_OFFSET);
 	}
 	trace_seq_putc(s, ')');
-	tkp_print_args(s, tp, (const u8 *)iter->ent);
+	tkp_print_args(s, ev, (const u8 *)iter->ent);
 	trace_seq_putc(s, '\n');
 	return trace_handle_return(s);
 }
@@ -1400,20 +1425,34 @@ static struct trace_event_functions tkp_event_funcs = {
  * Arm the kprobe when the event gets its first user, disarm it after the
  * last.  Callers hold event_mutex.
  */
-static int tkp_arm(struct tkp_probe *tp, bool on)
+static int tkp_arm(struct tkp_event *ev, bool on)
 {
-	if (on)
-		return enable_kprobe(&tp->rp.kp);
-	return disable_kprobe(&tp->rp.kp);
+	struct tkp_probe *tp;
+	int ret;
+
+	list_for_each_entry(tp, &ev->probes, sibling) {
+		if (!on) {
+			disable_kprobe(&tp->rp.kp);
+			continue;
+		}
+		ret = enable_kprobe(&tp->rp.kp);
+		if (ret) {
+			list_for_each_entry_continue_reverse(tp, &ev->probes,
+							     sibling)
+				disable_kprobe(&tp->rp.kp);
+			return ret;
+		}
+	}
+	return 0;
 }
 
-static int tkp_file_add(struct tkp_probe *tp, struct trace_event_file *file)
+static int tkp_file_add(struct tkp_event *ev, struct trace_event_file *file)
 {
 	struct tkp_files *old, *new;
 	unsigned int n;
 	int ret;
 
-	old = rcu_dereference_protected(tp->files,
+	old = rcu_dereference_protected(ev->files,
 					lockdep_is_held(&event_mutex));
 	n = old ? old->nr : 0;
 	new = kmalloc(struct_size(new, file, n + 1), GFP_KERNEL);
@@ -1424,25 +1463,25 @@ static int tkp_file_add(struct tkp_probe *tp, struct trace_event_file *file)
 	new->file[n] = file;
 	new->nr = n + 1;
 
-	if (!n && !tp->perf_on) {
-		ret = tkp_arm(tp, true);
+	if (!n && !ev->perf_on) {
+		ret = tkp_arm(ev, true);
 		if (ret) {
 			kfree(new);
 			return ret;
 		}
 	}
-	rcu_assign_pointer(tp->files, new);
+	rcu_assign_pointer(ev->files, new);
 	if (old)
 		kfree_rcu(old, rcu);
 	return 0;
 }
 
-static int tkp_file_del(struct tkp_probe *tp, struct trace_event_file *file)
+static int tkp_file_del(struct tkp_event *ev, struct trace_event_file *file)
 {
 	struct tkp_files *old, *new = NULL;
 	unsigned int i, j;
 
-	old = rcu_dereference_protected(tp->files,
+	old = rcu_dereference_protected(ev->files,
 					lockdep_is_held(&event_mutex));
 	if (!old)
 		return -ENOENT;
@@ -1452,8 +1491,8 @@ static int tkp_file_del(struct tkp_probe *tp, struct trace_event_file *file)
 		return -ENOENT;
 
 	if (old->nr == 1) {
-		if (!tp->perf_on)
-			tkp_arm(tp, false);
+		if (!ev->perf_on)
+			tkp_arm(ev, false);
 	} else {
 		new = kmalloc(struct_size(new, file, old->nr - 1), GFP_KERNEL);
 		if (!new)
@@ -1468,38 +1507,38 @@ static int tkp_file_del(struct tkp_probe *tp, struct trace_event_file *file)
 	 * itself outlives it because the trace event core waits for
 	 * running probes before it frees the files of an instance.
 	 */
-	rcu_assign_pointer(tp->files, new);
+	rcu_assign_pointer(ev->files, new);
 	kfree_rcu(old, rcu);
 	return 0;
 }
 
 /* perf's first user arrives or its last leaves; under event_mutex. */
-static int tkp_perf_attach(struct tkp_probe *tp, bool on)
+static int tkp_perf_attach(struct tkp_event *ev, bool on)
 {
 	int ret = 0;
 
-	if (!rcu_access_pointer(tp->files))
-		ret = tkp_arm(tp, on);
+	if (!rcu_access_pointer(ev->files))
+		ret = tkp_arm(ev, on);
 	if (!ret)
-		WRITE_ONCE(tp->perf_on, on);
+		WRITE_ONCE(ev->perf_on, on);
 	return ret;
 }
 
 static int tkp_reg(struct trace_event_call *call, enum trace_reg type,
 		   void *data)
 {
-	struct tkp_probe *tp = call->data;
+	struct tkp_event *ev = call->data;
 
 	switch (type) {
 	case TRACE_REG_REGISTER:
-		return tkp_file_add(tp, data);
+		return tkp_file_add(ev, data);
 	case TRACE_REG_UNREGISTER:
-		return tkp_file_del(tp, data);
+		return tkp_file_del(ev, data);
 #ifdef CONFIG_PERF_EVENTS
 	case TRACE_REG_PERF_REGISTER:
-		return tkp_perf_attach(tp, true);
+		return tkp_perf_attach(ev, true);
 	case TRACE_REG_PERF_UNREGISTER:
-		return tkp_perf_attach(tp, false);
+		return tkp_perf_attach(ev, false);
 	case TRACE_REG_PERF_OPEN:
 	case TRACE_REG_PERF_CLOSE:
 	case TRACE_REG_PERF_ADD:
@@ -1514,17 +1553,24 @@ static int tkp_reg(struct trace_event_call *call, enum trace_reg type,
  * Step 2: a probe built from a spec, not yet visible to anyone.
  */
 
-static void tkp_free(struct tkp_probe *tp)
+static void tkp_free_probe(struct tkp_probe *tp)
 {
 	if (!tp)
 		return;
 	free_percpu(tp->nhit);
-	tkp_free_args(tp->args, tp->nargs);
-	kfree(tp->call.print_fmt);
-	kfree(tp->call.name);
-	kfree(tp->class.system);
 	kfree(tp->symbol);
 	kfree(tp);
+}
+
+static void tkp_free_event(struct tkp_event *ev)
+{
+	if (!ev)
+		return;
+	tkp_free_args(ev->args, ev->nargs);
+	kfree(ev->call.print_fmt);
+	kfree(ev->call.name);
+	kfree(ev->class.system);
+	kfree(ev);
 }
 
 /* "p_vfs_read_0", "r_0xffffffff81234560": what the kernel documents. */
@@ -1572,7 +1618,7 @@ static const char *tkp_conv(const struct tkp_arg *a)
  * The "print fmt" of the format file, which perf and trace-cmd decode
  * records with.  Called twice: with @buf NULL to size it, then to fill.
  */
-static int tkp_fmt(const struct tkp_probe *tp, char *buf, int len)
+static int tkp_fmt(const struct tkp_event *ev, char *buf, int len)
 {
 	const struct tkp_arg *a;
 	int pos = 0, i, j;
@@ -1581,9 +1627,9 @@ static int tkp_fmt(const struct tkp_probe *tp, char *buf, int len)
 	(pos += snprintf(buf ? buf + pos : NULL, buf ? len - pos : 0,	\
 			 __VA_ARGS__))
 
-	TKP_FMT("\"(%s)", tp->is_return ? "%lx <- %lx" : "%lx");
-	for (i = 0; i < tp->nargs; i++) {
-		a = &tp->args[i];
+	TKP_FMT("\"(%s)", ev->is_return ? "%lx <- %lx" : "%lx");
+	for (i = 0; i < ev->nargs; i++) {
+		a = &ev->args[i];
 		TKP_FMT(" %s=", a->name);
 		if (!a->count) {
 			TKP_FMT("%s", tkp_conv(a));
@@ -1594,10 +1640,10 @@ static int tkp_fmt(const struct tkp_probe *tp, char *buf, int len)
 			TKP_FMT("%s%s", j ? "," : "", tkp_conv(a));
 		TKP_FMT("}");
 	}
-	TKP_FMT("\", %s", tp->is_return ?
+	TKP_FMT("\", %s", ev->is_return ?
 		"REC->__probe_func, REC->__probe_ret_ip" : "REC->__probe_ip");
-	for (i = 0; i < tp->nargs; i++) {
-		a = &tp->args[i];
+	for (i = 0; i < ev->nargs; i++) {
+		a = &ev->args[i];
 		if (a->kind == TKP_K_STRING)
 			TKP_FMT(", __get_str(%s)", a->name);
 		else if (!a->count)
@@ -1610,43 +1656,30 @@ static int tkp_fmt(const struct tkp_probe *tp, char *buf, int len)
 	return pos;
 }
 
-static char *tkp_build_fmt(const struct tkp_probe *tp)
+static char *tkp_build_fmt(const struct tkp_event *ev)
 {
-	int len = tkp_fmt(tp, NULL, 0) + 1;
+	int len = tkp_fmt(ev, NULL, 0) + 1;
 	char *buf = kmalloc(len, GFP_KERNEL);
 
 	if (buf)
-		tkp_fmt(tp, buf, len);
+		tkp_fmt(ev, buf, len);
 	return buf;
 }
 
-/* Build a probe from @spec; its arguments move from @spec to the probe. */
-static struct tkp_probe *tkp_alloc(struct tkp_spec *spec)
+/* The place of @spec as a probe, not yet attached to an event. */
+static struct tkp_probe *tkp_alloc_probe(const struct tkp_spec *spec)
 {
 	struct tkp_probe *tp;
 
 	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
 	if (!tp)
-		return ERR_PTR(-ENOMEM);
+		return NULL;
 	tp->nhit = alloc_percpu(unsigned long);
-	tp->class.system = kstrdup(spec->group, GFP_KERNEL);
-	tp->call.name = spec->event[0] ? kstrdup(spec->event, GFP_KERNEL) :
-					 tkp_auto_name(spec);
 	if (spec->symbol[0])
 		tp->symbol = kstrdup(spec->symbol, GFP_KERNEL);
-	tp->is_return = spec->is_return;
-	tp->nargs = spec->nargs;
-	tp->args = spec->args;
-	spec->args = NULL;
-	tp->hdr_size = spec->is_return ? sizeof(struct tkp_return_rec) :
-					 sizeof(struct tkp_entry_rec);
-	tp->rec_size = spec->rec_size;
-	tp->fault_off = spec->fault_off;
-	tp->call.print_fmt = tkp_build_fmt(tp);
-	if (!tp->nhit || !tp->class.system || !tp->call.name ||
-	    !tp->call.print_fmt || (spec->symbol[0] && !tp->symbol)) {
-		tkp_free(tp);
-		return ERR_PTR(-ENOMEM);
+	if (!tp->nhit || (spec->symbol[0] && !tp->symbol)) {
+		tkp_free_probe(tp);
+		return NULL;
 	}
 
 	tp->offset = spec->offset;
@@ -1656,43 +1689,72 @@ static struct tkp_probe *tkp_alloc(struct tkp_spec *spec)
 	} else {
 		tp->rp.kp.addr = (kprobe_opcode_t *)spec->addr;
 	}
-	/* Registered disarmed; the first enable arms it. */
+	/* Registered disarmed; the event's first user arms it. */
 	tp->rp.kp.flags = KPROBE_FLAG_DISABLED;
-	if (tp->is_return) {
+	if (spec->is_return) {
 		tp->rp.handler = tkp_return_hit;
 		tp->rp.maxactive = spec->maxactive;
 		tp->maxactive = spec->maxactive;
 	} else {
 		tp->rp.kp.pre_handler = tkp_entry_hit;
 	}
-
 	dyn_event_init(&tp->devent, &tkp_dyn_ops);
-	INIT_LIST_HEAD(&tp->class.fields);
-	tp->class.fields_array = tkp_fields_array;
-	tp->class.reg = tkp_reg;
-	tp->call.class = &tp->class;
-	tp->call.event.funcs = &tkp_event_funcs;
-	tp->call.flags = TRACE_EVENT_FL_KPROBE;
-	tp->call.data = tp;
+	INIT_LIST_HEAD(&tp->sibling);
 	return tp;
+}
+
+/* The event of @spec; its arguments move from @spec to the event. */
+static struct tkp_event *tkp_alloc_event(struct tkp_spec *spec)
+{
+	struct tkp_event *ev;
+
+	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return NULL;
+	INIT_LIST_HEAD(&ev->probes);
+	ev->is_return = spec->is_return;
+	ev->nargs = spec->nargs;
+	ev->args = spec->args;
+	spec->args = NULL;
+	ev->hdr_size = spec->is_return ? sizeof(struct tkp_return_rec) :
+					 sizeof(struct tkp_entry_rec);
+	ev->rec_size = spec->rec_size;
+	ev->fault_off = spec->fault_off;
+	ev->class.system = kstrdup(spec->group, GFP_KERNEL);
+	ev->call.name = spec->event[0] ? kstrdup(spec->event, GFP_KERNEL) :
+					 tkp_auto_name(spec);
+	ev->call.print_fmt = tkp_build_fmt(ev);
+	if (!ev->class.system || !ev->call.name || !ev->call.print_fmt) {
+		tkp_free_event(ev);
+		return NULL;
+	}
+
+	INIT_LIST_HEAD(&ev->class.fields);
+	ev->class.fields_array = tkp_fields_array;
+	ev->class.reg = tkp_reg;
+	ev->call.class = &ev->class;
+	ev->call.event.funcs = &tkp_event_funcs;
+	ev->call.flags = TRACE_EVENT_FL_KPROBE;
+	ev->call.data = ev;
+	return ev;
 }
 
 /* ---------------------------------------------------------------------
  * Step 3: registration.  All under event_mutex.
  */
 
-static struct tkp_probe *tkp_find(const char *group, const char *event)
+static struct tkp_event *tkp_find(const char *group, const char *event)
 {
 	struct dyn_event *pos;
-	struct tkp_probe *tp;
+	struct tkp_event *ev;
 
 	for_each_dyn_event(pos) {
 		if (!is_tkp(pos))
 			continue;
-		tp = to_tkp(pos);
-		if (!strcmp(tkp_event(tp), event) &&
-		    !strcmp(tkp_group(tp), group))
-			return tp;
+		ev = to_tkp(pos)->ev;
+		if (!strcmp(ev->call.name, event) &&
+		    !strcmp(ev->class.system, group))
+			return ev;
 	}
 	return NULL;
 }
@@ -1710,59 +1772,162 @@ static enum tkp_err tkp_reg_err(int err)
 	}
 }
 
-static int tkp_kprobe_register(struct tkp_probe *tp)
+static int tkp_kprobe_register(struct tkp_probe *tp, bool is_return)
 {
 	int ret;
 
-	ret = tp->is_return ? register_kretprobe(&tp->rp) :
-			      register_kprobe(&tp->rp.kp);
+	ret = is_return ? register_kretprobe(&tp->rp) :
+			  register_kprobe(&tp->rp.kp);
 	if (!ret)
 		tp->registered = true;
 	return ret;
 }
 
-/*
- * Register @tp and publish it.  On failure nothing of it is left in the
- * kernel and @err says which message to log.
- */
-static int tkp_register(struct tkp_probe *tp, enum tkp_err *err)
+static void tkp_kprobe_unregister(struct tkp_probe *tp)
 {
-	int ret;
-
-	lockdep_assert_held(&event_mutex);
-
-	if (tkp_find(tkp_group(tp), tkp_event(tp)) ||
-	    find_event_file(top_trace_array(), tkp_group(tp), tkp_event(tp))) {
-		*err = TKP_ERR_EVENT_EXIST;
-		return -EEXIST;
-	}
-
-	ret = tkp_kprobe_register(tp);
-	if (ret) {
-		*err = tkp_reg_err(ret);
-		return ret;
-	}
-
-	if (!register_trace_event(&tp->call.event)) {
-		ret = -ENODEV;
-		goto unreg_kprobe;
-	}
-	dyn_event_add(&tp->devent, &tp->call);
-	ret = trace_add_event_call(&tp->call);
-	if (ret) {
-		dyn_event_remove(&tp->devent);
-		unregister_trace_event(&tp->call.event);
-		goto unreg_kprobe;
-	}
-	return 0;
-
-unreg_kprobe:
-	*err = TKP_ERR_FAIL_REG_PROBE;
-	if (tp->is_return)
+	if (tp->ev->is_return)
 		unregister_kretprobe(&tp->rp);
 	else
 		unregister_kprobe(&tp->rp.kp);
 	tp->registered = false;
+}
+
+static bool tkp_busy(struct tkp_event *ev)
+{
+	if (rcu_access_pointer(ev->files) || ev->perf_on)
+		return true;
+#ifdef CONFIG_PERF_EVENTS
+	if (ev->call.perf_refcount)
+		return true;
+#endif
+	return trace_event_dyn_busy(&ev->call);
+}
+
+/* Is @tp's place the one @spec names? */
+static bool tkp_same_place(const struct tkp_probe *tp,
+			   const struct tkp_spec *spec)
+{
+	if (!tp->symbol)
+		return !spec->symbol[0] &&
+		       (unsigned long)tp->rp.kp.addr == spec->addr;
+	return !strcmp(tp->symbol, spec->symbol) && tp->offset == spec->offset;
+}
+
+/*
+ * May @spec's place join @ev?  Only with the same kind of probe and the
+ * same arguments, and not twice at one place.
+ */
+static int tkp_check_join(struct tkp_event *ev, const struct tkp_spec *spec,
+			  enum tkp_err *err, int *word)
+{
+	struct tkp_probe *tp;
+	int i;
+
+	*word = 0;
+	if (ev->is_return != spec->is_return) {
+		*err = TKP_ERR_DIFF_PROBE_TYPE;
+		return -EEXIST;
+	}
+	for (i = 0; i < max(ev->nargs, spec->nargs); i++) {
+		if (i >= ev->nargs || i >= spec->nargs ||
+		    strcmp(ev->args[i].name, spec->args[i].name) ||
+		    strcmp(ev->args[i].text, spec->args[i].text)) {
+			*err = TKP_ERR_DIFF_ARG_TYPE;
+			*word = 2 + i;
+			return -EEXIST;
+		}
+	}
+	list_for_each_entry(tp, &ev->probes, sibling) {
+		if (tkp_same_place(tp, spec)) {
+			*err = TKP_ERR_SAME_PROBE;
+			return -EEXIST;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Register @tp as @spec asks: on its own new event, or as one more place
+ * of an existing event with that name.  On failure nothing of it is left
+ * in the kernel, and @err and @word say what to log.
+ */
+static int tkp_register(struct tkp_probe *tp, struct tkp_spec *spec,
+			enum tkp_err *err, int *word)
+{
+	const char *group = spec->group, *name;
+	struct tkp_event *ev;
+	bool fresh = false;
+	char *auto_name = NULL;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+
+	*word = 0;
+	name = spec->event;
+	if (!name[0]) {
+		auto_name = tkp_auto_name(spec);
+		if (!auto_name)
+			return -ENOMEM;
+		name = auto_name;
+	}
+	ev = tkp_find(group, name);
+	if (ev) {
+		ret = tkp_check_join(ev, spec, err, word);
+		if (ret)
+			goto out;
+	} else {
+		*err = TKP_ERR_EVENT_EXIST;
+		ret = -EEXIST;
+		if (find_event_file(top_trace_array(), group, name))
+			goto out;
+		ret = -ENOMEM;
+		*err = TKP_ERR_FAIL_REG_PROBE;
+		ev = tkp_alloc_event(spec);
+		if (!ev)
+			goto out;
+		fresh = true;
+	}
+
+	tp->ev = ev;
+	*word = 1;
+	ret = tkp_kprobe_register(tp, ev->is_return);
+	if (ret) {
+		*err = tkp_reg_err(ret);
+		goto free_event;
+	}
+	*err = TKP_ERR_FAIL_REG_PROBE;
+	if (fresh) {
+		ret = -ENODEV;
+		if (!register_trace_event(&ev->call.event))
+			goto unreg_kprobe;
+		dyn_event_add(&tp->devent, &ev->call);
+		ret = trace_add_event_call(&ev->call);
+		if (ret) {
+			dyn_event_remove(&tp->devent);
+			unregister_trace_event(&ev->call.event);
+			goto unreg_kprobe;
+		}
+	} else {
+		/* Joining an event in use: this place fires at once too. */
+		if (rcu_access_pointer(ev->files) || ev->perf_on) {
+			ret = enable_kprobe(&tp->rp.kp);
+			if (ret)
+				goto unreg_kprobe;
+		}
+		dyn_event_add(&tp->devent, &ev->call);
+	}
+	list_add_tail(&tp->sibling, &ev->probes);
+	ret = 0;
+	goto out;
+
+unreg_kprobe:
+	tkp_kprobe_unregister(tp);
+free_event:
+	tp->ev = NULL;
+	if (fresh)
+		tkp_free_event(ev);
+out:
+	kfree(auto_name);
 	return ret;
 }
 
@@ -1770,40 +1935,33 @@ unreg_kprobe:
  * Removal.
  */
 
-static bool tkp_busy(struct tkp_probe *tp)
-{
-	if (rcu_access_pointer(tp->files))
-		return true;
-#ifdef CONFIG_PERF_EVENTS
-	if (tp->call.perf_refcount)
-		return true;
-#endif
-	return trace_event_dyn_busy(&tp->call);
-}
-
 /*
- * Take the trace event down and free.  The kprobe must already be
- * unregistered: only then is no handler left that could be writing to one
- * of the event's files, which removing the event frees.
+ * Forget @tp, whose kprobe is unregistered; with the event's last place
+ * goes the event.  Only after the kprobe is gone is no handler left that
+ * could be writing to one of the event's files, which removing the event
+ * frees.
  */
-static void tkp_destroy(struct tkp_probe *tp)
+static void tkp_forget(struct tkp_probe *tp)
 {
-	WARN_ON(trace_remove_event_call(&tp->call));
+	struct tkp_event *ev = tp->ev;
+
 	dyn_event_remove(&tp->devent);
-	tkp_free(tp);
+	list_del(&tp->sibling);
+	tkp_free_probe(tp);
+	if (list_empty(&ev->probes)) {
+		WARN_ON(trace_remove_event_call(&ev->call));
+		tkp_free_event(ev);
+	}
 }
 
 static int tkp_remove(struct tkp_probe *tp)
 {
 	lockdep_assert_held(&event_mutex);
 
-	if (tkp_busy(tp))
+	if (tkp_busy(tp->ev))
 		return -EBUSY;
-	if (tp->is_return)
-		unregister_kretprobe(&tp->rp);
-	else
-		unregister_kprobe(&tp->rp.kp);
-	tkp_destroy(tp);
+	tkp_kprobe_unregister(tp);
+	tkp_forget(tp);
 	return 0;
 }
 
@@ -1824,7 +1982,7 @@ static int tkp_remove_all(void)
 	for_each_dyn_event(pos) {
 		if (!is_tkp(pos))
 			continue;
-		if (tkp_busy(to_tkp(pos))) {
+		if (tkp_busy(to_tkp(pos)->ev)) {
 			ret = -EBUSY;
 			goto out;
 		}
@@ -1847,10 +2005,11 @@ static int tkp_remove_all(void)
 		if (!is_tkp(pos))
 			continue;
 		tp = to_tkp(pos);
-		if (tp->is_return)
+		if (tp->ev->is_return)
 			rps[nrp++] = &tp->rp;
 		else
 			kps[nk++] = &tp->rp.kp;
+		tp->registered = false;
 	}
 	if (nk)
 		unregister_kprobes(kps, nk);
@@ -1858,7 +2017,7 @@ static int tkp_remove_all(void)
 		unregister_kretprobes(rps, nrp);
 	for_each_dyn_event_safe(pos, n)
 		if (is_tkp(pos))
-			tkp_destroy(to_tkp(pos));
+			tkp_forget(to_tkp(pos));
 reset:
 	tracing_reset_all_online_cpus();
 out:
@@ -1877,7 +2036,7 @@ static int tkp_create(int argc, const char **argv)
 	struct tkp_spec *spec;
 	struct tkp_probe *tp;
 	enum tkp_err err;
-	int ret;
+	int ret, word;
 
 	spec = kmalloc(sizeof(*spec), GFP_KERNEL);
 	if (!spec)
@@ -1890,20 +2049,18 @@ static int tkp_create(int argc, const char **argv)
 		goto out;
 	}
 
-	tp = tkp_alloc(spec);
-	if (IS_ERR(tp)) {
-		ret = PTR_ERR(tp);
+	ret = -ENOMEM;
+	tp = tkp_alloc_probe(spec);
+	if (!tp)
 		goto out;
-	}
 
 	mutex_lock(&event_mutex);
-	ret = tkp_register(tp, &err);
+	ret = tkp_register(tp, spec, &err, &word);
 	mutex_unlock(&event_mutex);
 	if (ret) {
-		/* The event name is argv[0]'s; everything else is the place. */
-		tkp_log_err(argc, argv, err == TKP_ERR_EVENT_EXIST ? 0 : 1,
-			    0, err);
-		tkp_free(tp);
+		if (ret != -ENOMEM)
+			tkp_log_err(argc, argv, word, 0, err);
+		tkp_free_probe(tp);
 	}
 out:
 	tkp_free_args(spec->args, spec->nargs);
@@ -1961,7 +2118,7 @@ static int tkp_dyn_show(struct seq_file *m, struct dyn_event *ev)
 	struct tkp_probe *tp = to_tkp(ev);
 	int i;
 
-	seq_putc(m, tp->is_return ? 'r' : 'p');
+	seq_putc(m, tp->ev->is_return ? 'r' : 'p');
 	if (tp->maxactive)
 		seq_printf(m, "%d", tp->maxactive);
 	seq_printf(m, ":%s/%s ", tkp_group(tp), tkp_event(tp));
@@ -1971,15 +2128,16 @@ static int tkp_dyn_show(struct seq_file *m, struct dyn_event *ev)
 		seq_printf(m, "%s%+ld", tp->symbol, tp->offset);
 	else
 		seq_puts(m, tp->symbol);
-	for (i = 0; i < tp->nargs; i++)
-		seq_printf(m, " %s=%s", tp->args[i].name, tp->args[i].text);
+	for (i = 0; i < tp->ev->nargs; i++)
+		seq_printf(m, " %s=%s", tp->ev->args[i].name,
+			   tp->ev->args[i].text);
 	seq_putc(m, '\n');
 	return 0;
 }
 
 static bool tkp_dyn_is_busy(struct dyn_event *ev)
 {
-	return tkp_busy(to_tkp(ev));
+	return tkp_busy(to_tkp(ev)->ev);
 }
 
 static int tkp_dyn_free(struct dyn_event *ev)
@@ -2029,12 +2187,12 @@ static bool tkp_dyn_match(const char *system, const char *event,
 	/* Further words must name the place, then the arguments as listed. */
 	if (!argc)
 		return true;
-	if (!tkp_place_is(tp, argv[0]) || argc - 1 > tp->nargs)
+	if (!tkp_place_is(tp, argv[0]) || argc - 1 > tp->ev->nargs)
 		return false;
 	for (i = 1; i < argc; i++)
-		if (!tkp_arg_is(&tp->args[i - 1], argv[i]))
+		if (!tkp_arg_is(&tp->ev->args[i - 1], argv[i]))
 			return false;
-	return argc - 1 == tp->nargs;
+	return argc - 1 == tp->ev->nargs;
 }
 
 /* ---------------------------------------------------------------------
@@ -2109,7 +2267,7 @@ static int tkp_profile_show(struct seq_file *m, void *v)
 		return 0;
 	tp = to_tkp(ev);
 	missed = tp->rp.kp.nmissed;
-	if (tp->is_return)
+	if (tp->ev->is_return)
 		missed += tp->rp.nmissed;
 	seq_printf(m, "  %-44s %15lu %15lu\n", tkp_event(tp), tkp_hits(tp),
 		   missed);
@@ -2145,12 +2303,17 @@ static const struct file_operations tkp_profile_fops = {
  * The in-kernel API: perf's kprobe PMU, BPF, the dynevent command builder.
  */
 
+/* The first place of @call, if @call is one of our events. */
 static struct tkp_probe *tkp_of_call(struct trace_event_call *call)
 {
+	struct tkp_event *ev;
+
 	if (!(call->flags & TRACE_EVENT_FL_KPROBE) ||
 	    call->class->reg != tkp_reg)
 		return NULL;
-	return call->data;
+	ev = call->data;
+	return list_first_entry_or_null(&ev->probes, struct tkp_probe,
+					sibling);
 }
 
 /**
@@ -2202,6 +2365,7 @@ struct trace_event_call *
 create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
 			  bool is_return)
 {
+	struct tkp_event *ev = NULL;
 	struct tkp_spec *spec;
 	struct tkp_probe *tp;
 	int ret;
@@ -2226,20 +2390,23 @@ create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
 		spec->addr = (unsigned long)addr;
 	}
 
-	tp = tkp_alloc(spec);
-	if (IS_ERR(tp)) {
-		ret = PTR_ERR(tp);
+	ret = -ENOMEM;
+	tp = tkp_alloc_probe(spec);
+	if (tp)
+		ev = tkp_alloc_event(spec);
+	if (!ev)
 		goto out;
-	}
-	tp->local = true;
-	ret = tkp_kprobe_register(tp);
-	if (ret) {
-		tkp_free(tp);
+	ev->local = true;
+	tp->ev = ev;
+	ret = tkp_kprobe_register(tp, is_return);
+	if (ret)
 		goto out;
-	}
+	list_add(&tp->sibling, &ev->probes);
 	kfree(spec);
-	return &tp->call;
+	return &ev->call;
 out:
+	tkp_free_event(ev);
+	tkp_free_probe(tp);
 	kfree(spec);
 	return ERR_PTR(ret);
 }
@@ -2253,14 +2420,14 @@ out:
 void destroy_local_trace_kprobe(struct trace_event_call *event_call)
 {
 	struct tkp_probe *tp = tkp_of_call(event_call);
+	struct tkp_event *ev;
 
-	if (WARN_ON_ONCE(!tp || !tp->local))
+	if (WARN_ON_ONCE(!tp || !tp->ev->local))
 		return;
-	if (tp->is_return)
-		unregister_kretprobe(&tp->rp);
-	else
-		unregister_kprobe(&tp->rp.kp);
-	tkp_free(tp);
+	ev = tp->ev;
+	tkp_kprobe_unregister(tp);
+	tkp_free_probe(tp);
+	tkp_free_event(ev);
 }
 
 /**
@@ -2282,7 +2449,8 @@ int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
 
 	if (!tp)
 		return -EINVAL;
-	*fd_type = tp->is_return ? BPF_FD_TYPE_KRETPROBE : BPF_FD_TYPE_KPROBE;
+	*fd_type = tp->ev->is_return ? BPF_FD_TYPE_KRETPROBE :
+				       BPF_FD_TYPE_KPROBE;
 	*symbol = tp->symbol;
 	*probe_offset = tp->symbol ? tp->offset : 0;
 	*probe_addr = 0;
@@ -2400,13 +2568,23 @@ EXPORT_SYMBOL_GPL(__kprobe_event_add_fields);
  */
 int kprobe_event_delete(const char *name)
 {
-	struct tkp_probe *tp;
+	struct tkp_probe *tp, *n;
+	struct tkp_event *ev;
 	int ret = -ENOENT;
 
 	mutex_lock(&event_mutex);
-	tp = tkp_find(TKP_DEFAULT_GROUP, name);
-	if (tp)
-		ret = tkp_remove(tp);
+	ev = tkp_find(TKP_DEFAULT_GROUP, name);
+	if (ev) {
+		ret = 0;
+		/* The last tkp_remove() frees @ev: stop looking at it then. */
+		list_for_each_entry_safe(tp, n, &ev->probes, sibling) {
+			bool last = list_is_last(&tp->sibling, &ev->probes);
+
+			ret = tkp_remove(tp);
+			if (ret || last)
+				break;
+		}
+	}
 	mutex_unlock(&event_mutex);
 	return ret;
 }
