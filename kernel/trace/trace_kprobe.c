@@ -91,6 +91,7 @@ enum tkp_err {
 	TKP_ERR_BAD_INSN_BNDRY,
 	TKP_ERR_FAIL_REG_PROBE,
 	TKP_ERR_DIFF_PROBE_TYPE,
+	TKP_ERR_NON_UNIQ_SYMBOL,
 	TKP_ERR_DIFF_ARG_TYPE,
 	TKP_ERR_SAME_PROBE,
 	TKP_ERR_BAD_ADDR_SUFFIX,
@@ -143,6 +144,7 @@ static const char *tkp_err_text[] = {
 	[TKP_ERR_BAD_RETPROBE]	  = "Retprobe address must be an function entry",
 	[TKP_ERR_BAD_INSN_BNDRY]  = "Probe point is not an instruction boundary",
 	[TKP_ERR_FAIL_REG_PROBE]  = "Failed to register probe event",
+	[TKP_ERR_NON_UNIQ_SYMBOL] = "The symbol is not unique",
 	[TKP_ERR_DIFF_PROBE_TYPE] = "Probe type is different from existing probe",
 	[TKP_ERR_DIFF_ARG_TYPE]	  = "Argument type or name is different from existing probe",
 	[TKP_ERR_SAME_PROBE]	  = "There is already the exact same probe event",
@@ -454,11 +456,28 @@ static bool tkp_num(const char *s, size_t len, bool sign, long *val)
 	return !kstrtoul(buf, 0, (unsigned long *)val);
 }
 
-/* Kernel symbols: identifier characters, and '.' for compiler clones. */
+/*
+ * Kernel symbols: identifier characters, and '.' for compiler clones;
+ * "MOD:SYM" names a symbol of a module (whose name may have '-').
+ */
 static bool tkp_symbol_ok(const char *sym)
 {
-	for (; *sym; sym++)
-		if (!isalnum(*sym) && *sym != '_' && *sym != '.')
+	const char *colon = strchr(sym, ':');
+	const char *c = sym;
+
+	if (colon) {
+		if (colon == sym || colon - sym >= MODULE_NAME_LEN ||
+		    strchr(colon + 1, ':'))
+			return false;
+		for (; c < colon; c++)
+			if (!isalnum(*c) && *c != '_' && *c != '-')
+				return false;
+		c++;
+	}
+	if (!*c)
+		return false;
+	for (; *c; c++)
+		if (!isalnum(*c) && *c != '_' && *c != '.')
 			return false;
 	return true;
 }
@@ -1431,6 +1450,9 @@ static int tkp_arm(struct tkp_event *ev, bool on)
 	int ret;
 
 	list_for_each_entry(tp, &ev->probes, sibling) {
+		/* A place in a module not loaded now is armed on its load. */
+		if (!tp->registered)
+			continue;
 		if (!on) {
 			disable_kprobe(&tp->rp.kp);
 			continue;
@@ -1439,7 +1461,8 @@ static int tkp_arm(struct tkp_event *ev, bool on)
 		if (ret) {
 			list_for_each_entry_continue_reverse(tp, &ev->probes,
 							     sibling)
-				disable_kprobe(&tp->rp.kp);
+				if (tp->registered)
+					disable_kprobe(&tp->rp.kp);
 			return ret;
 		}
 	}
@@ -1785,11 +1808,63 @@ static int tkp_kprobe_register(struct tkp_probe *tp, bool is_return)
 
 static void tkp_kprobe_unregister(struct tkp_probe *tp)
 {
+	if (!tp->registered)
+		return;
 	if (tp->ev->is_return)
 		unregister_kretprobe(&tp->rp);
 	else
 		unregister_kprobe(&tp->rp.kp);
 	tp->registered = false;
+}
+
+struct tkp_count {
+	const char	*sym;
+	unsigned int	n;
+};
+
+static int tkp_count_one(void *data, unsigned long addr)
+{
+	((struct tkp_count *)data)->n++;
+	return 0;
+}
+
+static int tkp_count_mod(void *data, const char *name, struct module *mod,
+			 unsigned long addr)
+{
+	struct tkp_count *c = data;
+
+	if (!strcmp(name, c->sym))
+		c->n++;
+	return 0;
+}
+
+/* How many functions of the kernel and its modules go by @sym. */
+static unsigned int tkp_count_symbols(const char *sym)
+{
+	struct tkp_count c = { .sym = sym };
+
+	kallsyms_on_each_match_symbol(tkp_count_one, sym, &c);
+	module_kallsyms_on_each_symbol(tkp_count_mod, &c);
+	return c.n;
+}
+
+/* Is @tp on "MOD:SYM" with MOD not loaded? */
+static bool tkp_module_absent(struct tkp_probe *tp)
+{
+	const char *colon = tp->symbol ? strchr(tp->symbol, ':') : NULL;
+	char name[MODULE_NAME_LEN];
+	struct module *mod;
+	bool absent;
+
+	if (!colon)
+		return false;
+	strscpy(name, tp->symbol, min_t(size_t, colon - tp->symbol + 1,
+					sizeof(name)));
+	preempt_disable();
+	mod = find_module(name);
+	absent = !mod || !module_is_live(mod);
+	preempt_enable();
+	return absent;
 }
 
 static bool tkp_busy(struct tkp_event *ev)
@@ -1890,7 +1965,14 @@ static int tkp_register(struct tkp_probe *tp, struct tkp_spec *spec,
 
 	tp->ev = ev;
 	*word = 1;
-	ret = tkp_kprobe_register(tp, ev->is_return);
+	if (spec->symbol[0] && !strchr(spec->symbol, ':') &&
+	    tkp_count_symbols(spec->symbol) > 1) {
+		*err = TKP_ERR_NON_UNIQ_SYMBOL;
+		ret = -EADDRNOTAVAIL;
+		goto free_event;
+	}
+	/* On a module not loaded yet, the place waits for the module. */
+	ret = tkp_module_absent(tp) ? 0 : tkp_kprobe_register(tp, ev->is_return);
 	if (ret) {
 		*err = tkp_reg_err(ret);
 		goto free_event;
@@ -1909,7 +1991,8 @@ static int tkp_register(struct tkp_probe *tp, struct tkp_spec *spec,
 		}
 	} else {
 		/* Joining an event in use: this place fires at once too. */
-		if (rcu_access_pointer(ev->files) || ev->perf_on) {
+		if (tp->registered &&
+		    (rcu_access_pointer(ev->files) || ev->perf_on)) {
 			ret = enable_kprobe(&tp->rp.kp);
 			if (ret)
 				goto unreg_kprobe;
@@ -2002,7 +2085,7 @@ static int tkp_remove_all(void)
 	}
 
 	for_each_dyn_event(pos) {
-		if (!is_tkp(pos))
+		if (!is_tkp(pos) || !to_tkp(pos)->registered)
 			continue;
 		tp = to_tkp(pos);
 		if (tp->ev->is_return)
@@ -2635,6 +2718,54 @@ static __init void tkp_boot_setup(void)
 	mutex_unlock(&event_mutex);
 }
 
+/*
+ * Places in a module come and go with it: registered when it loads
+ * (armed if their event is in use), unregistered before it goes, so that
+ * a later load finds them again.  Runs before the kprobes core's own
+ * notifier, while the module's text is still there.
+ */
+static int tkp_module_notify(struct notifier_block *nb, unsigned long val,
+			     void *data)
+{
+	struct module *mod = data;
+	size_t len = strlen(mod->name);
+	struct dyn_event *pos;
+	struct tkp_probe *tp;
+
+	if (val != MODULE_STATE_COMING && val != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+
+	mutex_lock(&event_mutex);
+	for_each_dyn_event(pos) {
+		if (!is_tkp(pos))
+			continue;
+		tp = to_tkp(pos);
+		if (!tp->symbol || strncmp(tp->symbol, mod->name, len) ||
+		    tp->symbol[len] != ':')
+			continue;
+		if (val == MODULE_STATE_GOING) {
+			tkp_kprobe_unregister(tp);
+			continue;
+		}
+		if (tp->registered)
+			continue;
+		tp->rp.kp.addr = NULL;
+		tp->rp.kp.flags = KPROBE_FLAG_DISABLED;
+		if (tkp_kprobe_register(tp, tp->ev->is_return))
+			pr_warn("cannot probe %s in module %s\n", tp->symbol,
+				mod->name);
+		else if (rcu_access_pointer(tp->ev->files) || tp->ev->perf_on)
+			enable_kprobe(&tp->rp.kp);
+	}
+	mutex_unlock(&event_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block tkp_module_nb = {
+	.notifier_call	= tkp_module_notify,
+	.priority	= 1,	/* before the kprobes core's notifier */
+};
+
 /* ---------------------------------------------------------------------
  * Start-up.
  */
@@ -2642,10 +2773,15 @@ static __init void tkp_boot_setup(void)
 /* Early, so that dynamic_events knows us before anyone writes to it. */
 static __init int tkp_init_early(void)
 {
+	int ret;
+
 	tkp_scratch = __alloc_percpu(TKP_SCRATCH_SIZE, sizeof(u64));
 	if (!tkp_scratch)
 		return -ENOMEM;
-	return dyn_event_register(&tkp_dyn_ops);
+	ret = dyn_event_register(&tkp_dyn_ops);
+	if (!ret && IS_ENABLED(CONFIG_MODULES))
+		ret = register_module_notifier(&tkp_module_nb);
+	return ret;
 }
 core_initcall(tkp_init_early);
 
