@@ -7,7 +7,10 @@
 variant=${VARIANT:-linux}
 log=$(variant_dir "$variant")/check.log
 set +e
+# A probe from the kernel command line, for test_boot_param.sh.
+boot_probe='kprobe_event=p:kpe_boot,do_sys_openat2,fn=+0(%si):ustring'
 KPE_QUIET=1 "$TOP/scripts/qemu-run.sh" --variant "$variant" --mode check \
+	--append "$boot_probe" \
 	--tests "$*" --log "$log" --timeout "${CHECK_TIMEOUT:-900}" ${QEMU_ARGS:-}
 rc=$?
 set -e
