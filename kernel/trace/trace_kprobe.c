@@ -906,7 +906,8 @@ static bool tkp_layout(struct tkp_arg *args, int nargs, unsigned int hdr,
 	for (i = 0; i < nargs; i++) {
 		tkp_set_ftype(&args[i]);
 		if (args[i].kind == TKP_K_STRING) {
-			size = align = sizeof(u32);
+			size = sizeof(u32);
+			align = size;
 		} else {
 			align = args[i].size;
 			size = args[i].size * (args[i].count ?: 1);
@@ -1310,38 +1311,39 @@ NOKPROBE_SYMBOL(tkp_return_hit);
  * The trace event: fields, text output, enable/disable.
  */
 
+static int tkp_ulong_field(struct trace_event_call *call, const char *name,
+			   int offset)
+{
+	return trace_define_field(call, "unsigned long", name, offset,
+				  sizeof(unsigned long), 0, FILTER_OTHER);
+}
+
 static int tkp_define_fields(struct trace_event_call *call)
 {
 	struct tkp_event *ev = call->data;
 	const struct tkp_arg *a;
+	unsigned int size;
 	int i, ret;
 
-	if (!ev->is_return) {
-		ret = trace_define_field(call, "unsigned long", "__probe_ip",
-					 offsetof(struct tkp_entry_rec, ip),
-					 sizeof(unsigned long), 0,
-					 FILTER_OTHER);
-	} else {
-		ret = trace_define_field(call, "unsigned long", "__probe_func",
-					 offsetof(struct tkp_return_rec, func),
-					 sizeof(unsigned long), 0,
-					 FILTER_OTHER);
-		if (!ret)
-			ret = trace_define_field(call, "unsigned long",
-				"__probe_ret_ip",
-				offsetof(struct tkp_return_rec, ret_ip),
-				sizeof(unsigned long), 0, FILTER_OTHER);
-	}
+	if (ev->is_return)
+		ret = tkp_ulong_field(call, "__probe_func",
+				      offsetof(struct tkp_return_rec, func)) ?:
+		      tkp_ulong_field(call, "__probe_ret_ip",
+				      offsetof(struct tkp_return_rec, ret_ip));
+	else
+		ret = tkp_ulong_field(call, "__probe_ip",
+				      offsetof(struct tkp_entry_rec, ip));
 	if (!ret && ev->fault_off >= 0)
 		ret = trace_define_field(call, "u64", "__probe_faults",
 					 ev->fault_off, sizeof(u64), 0,
 					 FILTER_OTHER);
 	for (i = 0; i < ev->nargs && !ret; i++) {
 		a = &ev->args[i];
-		ret = trace_define_field(call, a->ftype, a->name,
-			a->offset, a->kind == TKP_K_STRING ? sizeof(u32) :
-				   a->size * (a->count ?: 1),
-			a->kind == TKP_K_S, FILTER_OTHER);
+		size = a->kind == TKP_K_STRING ? sizeof(u32) :
+						 a->size * (a->count ?: 1);
+		ret = trace_define_field(call, a->ftype, a->name, a->offset,
+					 size, a->kind == TKP_K_S,
+					 FILTER_OTHER);
 	}
 	return ret;
 }
@@ -1625,15 +1627,15 @@ static const char *tkp_conv(const struct tkp_arg *a)
 
 	switch (a->kind) {
 	case TKP_K_S:
-		return wide ? "%Ld" : "%d";
+		return wide ? "%lld" : "%d";
 	case TKP_K_X:
-		return wide ? "0x%Lx" : "0x%x";
+		return wide ? "0x%llx" : "0x%x";
 	case TKP_K_SYMBOL:
 		return "%pS";
 	case TKP_K_STRING:
 		return "\\\"%s\\\"";
 	default:
-		return wide ? "%Lu" : "%u";
+		return wide ? "%llu" : "%u";
 	}
 }
 
