@@ -1069,33 +1069,25 @@ static nokprobe_inline bool tkp_walk(const struct tkp_arg *a,
 
 static nokprobe_inline void tkp_put(void *dst, u64 v, unsigned int size)
 {
-	switch (size) {
-	case 1:
-		*(u8 *)dst = v;
-		break;
-	case 2:
-		*(u16 *)dst = v;
-		break;
-	case 4:
-		*(u32 *)dst = v;
-		break;
-	default:
+	if (size == sizeof(u64))
 		*(u64 *)dst = v;
-	}
+	else if (size == sizeof(u32))
+		*(u32 *)dst = v;
+	else if (size == sizeof(u16))
+		*(u16 *)dst = v;
+	else
+		*(u8 *)dst = v;
 }
 
 static nokprobe_inline u64 tkp_get(const void *src, unsigned int size)
 {
-	switch (size) {
-	case 1:
-		return *(const u8 *)src;
-	case 2:
-		return *(const u16 *)src;
-	case 4:
-		return *(const u32 *)src;
-	default:
+	if (size == sizeof(u64))
 		return *(const u64 *)src;
-	}
+	if (size == sizeof(u32))
+		return *(const u32 *)src;
+	if (size == sizeof(u16))
+		return *(const u16 *)src;
+	return *(const u8 *)src;
 }
 
 /* A scalar or array argument into its field; false on a fault. */
@@ -1554,23 +1546,16 @@ static int tkp_reg(struct trace_event_call *call, enum trace_reg type,
 {
 	struct tkp_event *ev = call->data;
 
-	switch (type) {
-	case TRACE_REG_REGISTER:
+	if (type == TRACE_REG_REGISTER)
 		return tkp_file_add(ev, data);
-	case TRACE_REG_UNREGISTER:
+	if (type == TRACE_REG_UNREGISTER)
 		return tkp_file_del(ev, data);
 #ifdef CONFIG_PERF_EVENTS
-	case TRACE_REG_PERF_REGISTER:
-		return tkp_perf_attach(ev, true);
-	case TRACE_REG_PERF_UNREGISTER:
-		return tkp_perf_attach(ev, false);
-	case TRACE_REG_PERF_OPEN:
-	case TRACE_REG_PERF_CLOSE:
-	case TRACE_REG_PERF_ADD:
-	case TRACE_REG_PERF_DEL:
-		return 0;
+	if (type == TRACE_REG_PERF_REGISTER ||
+	    type == TRACE_REG_PERF_UNREGISTER)
+		return tkp_perf_attach(ev, type == TRACE_REG_PERF_REGISTER);
 #endif
-	}
+	/* perf's open, close, add and del of an event need nothing here. */
 	return 0;
 }
 
@@ -2316,20 +2301,19 @@ static int tkp_events_open(struct inode *inode, struct file *file)
 	return seq_open(file, &tkp_events_seq_ops);
 }
 
-static ssize_t tkp_events_write(struct file *file, const char __user *buffer,
-				size_t count, loff_t *ppos)
+/* Lines written are commands; trace_parse_run_command() splits them. */
+static ssize_t tkp_events_write(struct file *file, const char __user *ubuf,
+				size_t len, loff_t *pos)
 {
-	return trace_parse_run_command(file, buffer, count, ppos,
-				       tkp_run_command);
+	return trace_parse_run_command(file, ubuf, len, pos, tkp_run_command);
 }
 
 static const struct file_operations tkp_events_fops = {
-	.owner		= THIS_MODULE,
 	.open		= tkp_events_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= seq_release,
 	.write		= tkp_events_write,
+	.read		= seq_read,
+	.release	= seq_release,
+	.llseek		= seq_lseek,
 };
 
 static unsigned long tkp_hits(struct tkp_probe *tp)
@@ -2377,11 +2361,10 @@ static int tkp_profile_open(struct inode *inode, struct file *file)
 }
 
 static const struct file_operations tkp_profile_fops = {
-	.owner		= THIS_MODULE,
 	.open		= tkp_profile_open,
 	.read		= seq_read,
-	.llseek		= seq_lseek,
 	.release	= seq_release,
+	.llseek		= seq_lseek,
 };
 
 /* ---------------------------------------------------------------------
