@@ -7,10 +7,17 @@
 variant=${VARIANT:-linux}
 log=$(variant_dir "$variant")/check.log
 set +e
+# The kernel's own ftracetest kprobe suites run in the same boot, after
+# ours (NO_CONFORMANCE=1 skips them).
+ftdir=$(variant_dir "$variant")/initramfs/ftrace
+conf=
+if [ -z "${NO_CONFORMANCE:-}" ] && [ $# -eq 0 ] && [ -x "$ftdir/ftracetest" ]; then
+	conf=$(ftracetest_cases "$ftdir" | tr '\n' ' ')
+fi
 # A probe from the kernel command line, for test_boot_param.sh.
 boot_probe='kprobe_event=p:kpe_boot,do_sys_openat2,fn=+0(%si):ustring'
 KPE_QUIET=1 "$TOP/scripts/qemu-run.sh" --variant "$variant" --mode check \
-	--append "$boot_probe" \
+	--append "$boot_probe" --conformance "$conf" \
 	--tests "$*" --log "$log" --timeout "${CHECK_TIMEOUT:-900}" ${QEMU_ARGS:-}
 rc=$?
 set -e
@@ -20,14 +27,28 @@ failed=$(grep -Ec '^not ok [0-9]+ ' "$log" || true)
 skipped=$(grep -Ec '^ok [0-9]+ .*# SKIP' "$log" || true)
 passed=$((passed - skipped))
 total=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$log" | head -n1)
-if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
-	failed=1	# splat, timeout or a guest that never finished
-fi
 if [ -n "$total" ] && [ $((passed + failed + skipped)) -lt "$total" ]; then
 	echo "kpe: only $((passed + failed + skipped)) of $total tests reported" >&2
 	failed=$((failed + total - passed - failed - skipped))
 fi
 [ -n "$total" ] || { echo "kpe: no test ran" >&2; failed=$((failed > 0 ? failed : 1)); }
+if [ -n "$conf" ]; then
+	# ftracetest's results: passes count as passed, cases the config
+	# cannot run as skipped, anything else (FAIL, UNRESOLVED, missing)
+	# as failed.
+	n_conf=$(echo $conf | wc -w)
+	c_pass=$(grep -Ec '^kpe-case: [0-9]+ PASS ' "$log" || true)
+	c_skip=$(grep -Ec '^kpe-case: [0-9]+ (UNSUPPORTED|UNTESTED|XFAIL) ' "$log" || true)
+	c_fail=$((n_conf - c_pass - c_skip))
+	echo "ftracetest kprobe conformance: $c_pass passed, $c_fail failed, $c_skip unsupported"
+	grep -E '^kpe-case: [0-9]+ ' "$log" | grep -vE ' (PASS|UNSUPPORTED|UNTESTED|XFAIL) ' || true
+	passed=$((passed + c_pass))
+	skipped=$((skipped + c_skip))
+	failed=$((failed + c_fail))
+fi
+if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
+	failed=1	# splat, timeout or a guest that never finished
+fi
 echo "console log: $log"
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"

@@ -18,6 +18,24 @@ obj_dir() { echo "$BUILD/$1/obj"; }
 # made relative to BUILD the upstream and our builds share ccache entries.
 export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=true CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 
+# The kprobe cases of the kernel's ftracetest outside test.d/kprobe (whose
+# every case is run): those of test.d/dynevent that exercise kprobes.
+FTRACETEST_DYNEVENT_CASES=(
+	test.d/dynevent/add_remove_kprobe.tc
+	test.d/dynevent/clear_select_events.tc
+	test.d/dynevent/generic_clear_event.tc
+	test.d/dynevent/test_duplicates.tc
+)
+
+# ftracetest_cases FTRACE_DIR: the conformance cases, one per line.
+ftracetest_cases() {
+	local f
+	for f in "$1"/test.d/kprobe/*.tc; do echo "test.d/kprobe/${f##*/}"; done
+	for f in "${FTRACETEST_DYNEVENT_CASES[@]}"; do
+		[ -f "$1/$f" ] && echo "$f"
+	done
+}
+
 log() { printf '%s\n' "== $*" >&2; }
 die() { printf '%s\n' "ERROR: $*" >&2; exit 1; }
 

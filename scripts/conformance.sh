@@ -42,12 +42,7 @@ timeout=${CONFORMANCE_TIMEOUT:-1200}
 #                           runs when kprobe_events exists)
 # Left out: add_remove_eprobe.tc, eprobes_syntax_errors.tc (eprobes only),
 # add_remove_synth.tc (synthetic events only).
-DYNEVENT_CASES=(
-	test.d/dynevent/add_remove_kprobe.tc
-	test.d/dynevent/clear_select_events.tc
-	test.d/dynevent/generic_clear_event.tc
-	test.d/dynevent/test_duplicates.tc
-)
+DYNEVENT_CASES=("${FTRACETEST_DYNEVENT_CASES[@]}")
 
 # Results per variant: res_VARIANT[case]=RESULT, tot_VARIANT[kind]=N,
 # status_VARIANT = ok | splat | timeout | noresult.

@@ -6,6 +6,7 @@
 #                   cmd (with --cmd), check (run the kselftests)
 #   --cmd 'CMD'     shell command to run in the guest (implies --mode cmd)
 #   --tests 'T...'  with --mode check: only these tests
+#   --conformance 'CASES'  with --mode check: then run ftracetest on CASES
 #   --smp N  --mem SIZE  --timeout SECONDS  --append 'KERNEL ARGS'
 #   --log FILE      console log (default build/VARIANT/console.log)
 #   --icount        exact instruction-count time (-icount shift=0,sleep=off)
@@ -17,13 +18,14 @@
 # panic).
 . "$(dirname "$0")/common.sh"
 
-variant=linux mode= cmd= tests= smp=2 mem=1G timeout=600 append= log= icount= kvm=
+variant=linux mode= cmd= tests= conformance= smp=2 mem=1G timeout=600 append= log= icount= kvm=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--variant) variant=$2; shift ;;
 	--mode) mode=$2; shift ;;
 	--cmd) cmd=$2; mode=${mode:-cmd}; shift ;;
 	--tests) tests=$2; shift ;;
+	--conformance) conformance=$2; shift ;;
 	--smp) smp=$2; shift ;;
 	--mem) mem=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
@@ -52,6 +54,7 @@ mkdir -p "$run/kpe"
 echo "$mode" > "$run/kpe/mode"
 printf '%s\n' "$cmd" > "$run/kpe/cmd"
 printf '%s\n' "$tests" > "$run/kpe/tests"
+printf '%s' "$conformance" > "$run/kpe/conformance"
 (cd "$run" && find kpe | cpio -o -H newc --quiet) > "$run/run.cpio"
 cat "$vdir/initramfs.cpio" "$run/run.cpio" > "$run/boot.cpio"
 
