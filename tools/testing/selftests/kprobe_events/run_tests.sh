@@ -62,9 +62,12 @@ for t in $TESTS; do
 		failed=$((failed + 1))
 		continue
 	fi
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	rc=$(run_one "$t")
+	t1=$(cut -d' ' -f1 /proc/uptime)
 	sed -e '/^#/!s/^/# /' "$OUTF"
 	rm -f "$OUTF"
+	echo "# $t: $(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }') s"
 	case "$rc" in
 	0)
 		echo "ok $i $t"

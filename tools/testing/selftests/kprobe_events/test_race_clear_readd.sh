@@ -25,10 +25,10 @@ fi
 
 EVS="race raceret race2"
 start=$(date +%s)
-"$KPE_LOOP" 12 > "$LOOP_OUT" &
+"$KPE_LOOP" 11 > "$LOOP_OUT" &
 loop_pid=$!
 (
-	e=$((start + 12))
+	e=$((start + 11))
 	while [ "$(date +%s)" -lt "$e" ]; do
 		cat /proc/version > /dev/null
 	done
