@@ -65,6 +65,11 @@
  * reserved per trace instance; a ring-buffer record is smaller anyway.
  */
 #define TKP_SCRATCH_SIZE	4096
+/*
+ * A record must fit in a ring-buffer page (about 4 KiB less headers):
+ * strings are cut short rather than losing the whole record.
+ */
+#define TKP_MAX_RECORD		4000
 /* Fixed-size argument fields may take at most this much of it. */
 #define TKP_MAX_FIXED		2048
 
@@ -1154,7 +1159,7 @@ static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_event *ev,
 
 		if (a->kind == TKP_K_STRING) {
 			len = tkp_fetch_string(a, regs, buf + dyn,
-					       TKP_SCRATCH_SIZE - dyn);
+					       TKP_MAX_RECORD - hdr - dyn);
 			/* __data_loc: length high, offset in record low. */
 			*(u32 *)field = len << 16 | (hdr + dyn);
 			dyn += len;
