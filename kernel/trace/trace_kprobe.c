@@ -2,28 +2,33 @@
 /*
  * Kprobe-based event tracer: the tracefs "kprobe_events" interface.
  *
- * A line written to kprobe_events goes through four steps, each of which
+ * A line written to kprobe_events goes through these steps, each of which
  * either succeeds or leaves the kernel exactly as it was:
  *
- *   1. tkp_parse()    - the words of the line become a struct tkp_spec.
- *                       Pure: no allocation, no lookup, no lock.
- *   2. tkp_alloc()    - the spec becomes a struct tkp_probe, with its
- *                       event name, print format and kprobe filled in.
- *   3. tkp_register() - under event_mutex: the kprobe is registered
- *                       disarmed (this is where the kprobes core judges
- *                       the place), then the trace event is added.
- *   4. the probe is published on the dynamic event list.
+ *   1. tkp_parse()        - the words of the line become a struct tkp_spec:
+ *                           place, names, and the argument table with its
+ *                           record layout.  Changes nothing in the kernel.
+ *   2. tkp_alloc_probe()  - the place becomes a struct tkp_probe (one
+ *                           kprobe or kretprobe).
+ *   3. tkp_register()     - under event_mutex: find the struct tkp_event
+ *                           of that name and check the place may join it,
+ *                           or build a new one; register the kprobe
+ *                           disarmed (the kprobes core judges the place);
+ *                           add the trace event; publish the probe on the
+ *                           dynamic event list.
  *
  * A probe fires in tkp_entry_hit() or tkp_return_hit().  Those run with
- * preemption disabled, take no lock and allocate nothing: they read the
- * set of trace files the event is enabled in through one RCU-protected
- * pointer and write one record into each.
+ * preemption disabled, take no lock and allocate nothing: they fetch the
+ * arguments once into a per-CPU staging buffer, read the set of trace
+ * files the event is enabled in through one RCU-protected pointer, and
+ * copy one exact-size record into each (and hand the hit to perf/BPF).
  *
- * Removal runs the other way: refuse if enabled, unregister the kprobe
- * (which waits for every running handler to finish), only then remove the
- * trace event, whose files a handler may have been writing to, and free.
- * Clearing everything unregisters all the kprobes as one batch, so it
- * waits for one grace period, not one per probe.
+ * Removal runs the other way: refuse if the event is in use, unregister
+ * the kprobe (which waits for every running handler to finish), and only
+ * with the event's last place remove the trace event, whose files a
+ * handler may have been writing to, and free it.  Clearing everything
+ * unregisters all the kprobes in two batches (entry, return), so it waits
+ * for two grace periods, not one per probe.
  *
  * The one lock of the control path is event_mutex, which the trace event
  * core already requires for adding, removing, enabling and disabling
