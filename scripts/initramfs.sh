@@ -53,6 +53,15 @@ if [ ! -f "$(variant_dir upstream)/.extracted" ] || [ ! -x "$ftsrc/ftracetest" ]
 fi
 cp -a "$ftsrc" "$root/ftrace"
 
+# perf, with the shared libraries it links (for test_perf_tool.sh).
+if [ -x /usr/bin/perf ]; then
+	cp /usr/bin/perf "$root/usr/bin/perf"
+	for lib in $(ldd /usr/bin/perf | grep -o '/[^ ]*'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+fi
+
 if [ -d "$vdir/modroot/lib/modules" ]; then
 	cp -a "$vdir/modroot/lib/modules" "$root/lib/"
 fi
