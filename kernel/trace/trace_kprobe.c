@@ -463,7 +463,8 @@ static bool tkp_num(const char *s, size_t len, bool sign, long *val)
 	buf[len] = '\0';
 	if (sign)
 		return !kstrtol(buf, 0, val);
-	return !kstrtoul(buf, 0, (unsigned long *)val);
+	/* Unsigned, yet it must fit a long: callers compare it as one. */
+	return !kstrtoul(buf, 0, (unsigned long *)val) && *val >= 0;
 }
 
 /*
@@ -719,7 +720,7 @@ static int tkp_parse_bitfield(struct tkp_argctx *c, const char *t,
 	    !tkp_num(at + 1, sl - at - 1, false, &o) ||
 	    !tkp_num(sl + 1, t + len - sl - 1, false, &bits) ||
 	    (bits != 8 && bits != 16 && bits != 32 && bits != 64) ||
-	    !w || w + o > bits)
+	    w < 1 || o < 0 || w + o > bits)
 		return tkp_arg_fail(c, t, TKP_ERR_BAD_BITFIELD);
 	a->kind = TKP_K_BITFIELD;
 	a->size = bits / 8;
@@ -1257,6 +1258,7 @@ static nokprobe_inline int tkp_emit(struct tkp_event *ev,
 {
 	struct tkp_files *files = rcu_dereference_sched(ev->files);
 	bool perf = READ_ONCE(ev->perf_on);
+	struct trace_event_file *file;
 	struct trace_event_buffer fbuf;
 	unsigned int i, body = 0;
 	u8 *args = NULL;
@@ -1269,9 +1271,10 @@ static nokprobe_inline int tkp_emit(struct tkp_event *ev,
 		body = tkp_fetch_args(ev, regs, args);
 	}
 	for (i = 0; files && i < files->nr; i++) {
-		if (trace_trigger_soft_disabled(files->file[i]))
+		file = READ_ONCE(files->file[i]);
+		if (!file || trace_trigger_soft_disabled(file))
 			continue;
-		rec = trace_event_buffer_reserve(&fbuf, files->file[i],
+		rec = trace_event_buffer_reserve(&fbuf, file,
 						 ev->hdr_size + body);
 		if (!rec)
 			continue;
@@ -1454,8 +1457,11 @@ static int tkp_arm(struct tkp_event *ev, bool on)
 	int ret;
 
 	list_for_each_entry(tp, &ev->probes, sibling) {
-		/* A place in a module not loaded now is armed on its load. */
-		if (!tp->registered)
+		/*
+		 * A place in a module not loaded now is armed on its load;
+		 * one whose text is gone (module init code) stays off.
+		 */
+		if (!tp->registered || kprobe_gone(&tp->rp.kp))
 			continue;
 		if (!on) {
 			disable_kprobe(&tp->rp.kp);
@@ -1473,20 +1479,30 @@ static int tkp_arm(struct tkp_event *ev, bool on)
 	return 0;
 }
 
+static unsigned int tkp_files_live(const struct tkp_files *files)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; files && i < files->nr; i++)
+		n += !!files->file[i];
+	return n;
+}
+
 static int tkp_file_add(struct tkp_event *ev, struct trace_event_file *file)
 {
 	struct tkp_files *old, *new;
-	unsigned int n;
+	unsigned int i, n;
 	int ret;
 
 	old = rcu_dereference_protected(ev->files,
 					lockdep_is_held(&event_mutex));
-	n = old ? old->nr : 0;
+	n = tkp_files_live(old);
 	new = kmalloc(struct_size(new, file, n + 1), GFP_KERNEL);
 	if (!new)
 		return -ENOMEM;
-	if (n)
-		memcpy(new->file, old->file, n * sizeof(new->file[0]));
+	for (i = 0, n = 0; old && i < old->nr; i++)
+		if (old->file[i])
+			new->file[n++] = old->file[i];
 	new->file[n] = file;
 	new->nr = n + 1;
 
@@ -1503,6 +1519,13 @@ static int tkp_file_add(struct tkp_event *ev, struct trace_event_file *file)
 	return 0;
 }
 
+/*
+ * The trace event core goes on whatever this returns, so removal cannot
+ * fail: without memory for a smaller array the slot is emptied in place
+ * (the hit path skips empty slots).  A handler may still be writing to
+ * @file through the old array; the file outlives that because the core
+ * waits for running probes before it frees the files of an instance.
+ */
 static int tkp_file_del(struct tkp_event *ev, struct trace_event_file *file)
 {
 	struct tkp_files *old, *new = NULL;
@@ -1517,23 +1540,20 @@ static int tkp_file_del(struct tkp_event *ev, struct trace_event_file *file)
 	if (i == old->nr)
 		return -ENOENT;
 
-	if (old->nr == 1) {
+	if (tkp_files_live(old) == 1) {
 		if (!ev->perf_on)
 			tkp_arm(ev, false);
 	} else {
 		new = kmalloc(struct_size(new, file, old->nr - 1), GFP_KERNEL);
-		if (!new)
-			return -ENOMEM;
+		if (!new) {
+			WRITE_ONCE(old->file[i], NULL);
+			return 0;
+		}
 		for (i = 0, j = 0; i < old->nr; i++)
-			if (old->file[i] != file)
+			if (old->file[i] && old->file[i] != file)
 				new->file[j++] = old->file[i];
 		new->nr = j;
 	}
-	/*
-	 * A handler may still be writing to @file through @old; the file
-	 * itself outlives it because the trace event core waits for
-	 * running probes before it frees the files of an instance.
-	 */
 	rcu_assign_pointer(ev->files, new);
 	kfree_rcu(old, rcu);
 	return 0;
@@ -1689,6 +1709,7 @@ static char *tkp_build_fmt(const struct tkp_event *ev)
 /* The place of @spec as a probe, not yet attached to an event. */
 static struct tkp_probe *tkp_alloc_probe(const struct tkp_spec *spec)
 {
+	unsigned long base;
 	struct tkp_probe *tp;
 
 	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
@@ -1703,7 +1724,11 @@ static struct tkp_probe *tkp_alloc_probe(const struct tkp_spec *spec)
 	}
 
 	tp->offset = spec->offset;
-	if (tp->symbol) {
+	if (tp->symbol && spec->offset < 0 &&
+	    (base = kallsyms_lookup_name(tp->symbol))) {
+		/* kprobes takes no negative offset: give it the address. */
+		tp->rp.kp.addr = (kprobe_opcode_t *)(base + spec->offset);
+	} else if (tp->symbol) {
 		tp->rp.kp.symbol_name = tp->symbol;
 		tp->rp.kp.offset = spec->offset;
 	} else {
@@ -1988,7 +2013,7 @@ static int tkp_register(struct tkp_probe *tp, struct tkp_spec *spec,
 		}
 	} else {
 		/* Joining an event in use: this place fires at once too. */
-		if (tp->registered &&
+		if (tp->registered && !kprobe_gone(&tp->rp.kp) &&
 		    (rcu_access_pointer(ev->files) || ev->perf_on)) {
 			ret = enable_kprobe(&tp->rp.kp);
 			if (ret)
@@ -2180,8 +2205,20 @@ static int tkp_run_command(const char *raw_command)
 /* dynamic_events hands every line to every dynamic event type. */
 static int tkp_dyn_create(const char *raw_command)
 {
+	const char *place = strchr(raw_command, ' ');
+
 	if (raw_command[0] != 'p' && raw_command[0] != 'r')
 		return -ECANCELED;
+	/*
+	 * "PATH:OFFSET" is a uprobe's place; no kernel symbol has a '/'.
+	 * Leave such lines to the uprobe tracer.
+	 */
+	if (place) {
+		place = skip_spaces(place);
+		if (strchr(place, '/') &&
+		    strchr(place, '/') < place + strcspn(place, " \t"))
+			return -ECANCELED;
+	}
 	return tkp_run_command(raw_command);
 }
 
@@ -2444,8 +2481,8 @@ create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
 			  bool is_return)
 {
 	struct tkp_event *ev = NULL;
+	struct tkp_probe *tp = NULL;
 	struct tkp_spec *spec;
-	struct tkp_probe *tp;
 	int ret;
 
 	spec = kzalloc(sizeof(*spec), GFP_KERNEL);
@@ -2662,6 +2699,7 @@ int kprobe_event_delete(const char *name)
 			if (ret || last)
 				break;
 		}
+		tracing_reset_all_online_cpus();
 	}
 	mutex_unlock(&event_mutex);
 	return ret;

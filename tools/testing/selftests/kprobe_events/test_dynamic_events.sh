@@ -16,6 +16,15 @@ listing_has 'r:dyngrp/viadyn vfs_read ret=$retval' || fail "dynamic_events probe
 out=$("$KPE_WRITE" -a "$D" "p:dyngrp/bad no_such_symbol_xyz")
 [ "$out" = ENOENT ] || fail "bad probe through dynamic_events: expected ENOENT, got '${out:-success}'"
 
+# A uprobe line is the uprobe tracer's, not refused as a bad kprobe.
+if [ -f "$T/uprobe_events" ]; then
+	echo 'p:kpeup/up /bin/busybox:0x1000' >> "$D" ||
+		fail "a uprobe definition through dynamic_events was refused"
+	grep -q 'kpeup/up' "$T/uprobe_events" || fail "the uprobe is not in uprobe_events"
+	listing_has 'p:kpeup/up /bin/busybox:0x1000' && fail "the uprobe is listed as a kprobe"
+	echo '-:kpeup/up' >> "$D" || fail "removing the uprobe failed"
+fi
+
 echo '-:dyngrp/viadyn' >> "$D" || fail "removing through dynamic_events failed"
 listing_has 'r:dyngrp/viadyn vfs_read ret=$retval' && fail "viadyn still listed"
 echo > "$D" || fail "clearing dynamic_events failed"
