@@ -463,8 +463,8 @@ static bool tkp_num(const char *s, size_t len, bool sign, long *val)
 	buf[len] = '\0';
 	if (sign)
 		return !kstrtol(buf, 0, val);
-	/* Unsigned, yet it must fit a long: callers compare it as one. */
-	return !kstrtoul(buf, 0, (unsigned long *)val) && *val >= 0;
+	/* Full unsigned range (addresses); small counts check for < 0. */
+	return !kstrtoul(buf, 0, (unsigned long *)val);
 }
 
 /*
@@ -531,7 +531,7 @@ static int tkp_parse_place(const char *w, struct tkp_spec *spec)
 	if (sign) {
 		if (!isdigit(sign[1]) ||
 		    !tkp_num(sign + 1, w + wlen - sign - 1, false, &offs) ||
-		    offs > INT_MAX)
+		    offs < 0 || offs > INT_MAX)
 			return tkp_fail(spec, 1, 0, TKP_ERR_BAD_PROBE_ADDR);
 		spec->offset = *sign == '-' ? -offs : offs;
 	}
@@ -602,7 +602,7 @@ static int tkp_parse_var(struct tkp_argctx *c, const char *b, size_t len,
 		a->src = TKP_SRC_STACKP;
 	} else if (vlen > 5 && !strncmp(v, "stack", 5)) {
 		if (!isdigit(v[5]) || !tkp_num(v + 5, vlen - 5, false, &n) ||
-		    n > PAGE_SIZE / sizeof(long))
+		    n < 0 || n > PAGE_SIZE / sizeof(long))
 			return tkp_arg_fail(c, b, TKP_ERR_BAD_STACK_NUM);
 		a->src = TKP_SRC_STACK;
 		a->param = n;
@@ -720,7 +720,7 @@ static int tkp_parse_bitfield(struct tkp_argctx *c, const char *t,
 	    !tkp_num(at + 1, sl - at - 1, false, &o) ||
 	    !tkp_num(sl + 1, t + len - sl - 1, false, &bits) ||
 	    (bits != 8 && bits != 16 && bits != 32 && bits != 64) ||
-	    w < 1 || o < 0 || w + o > bits)
+	    w < 1 || o < 0 || w > bits || o > bits || w + o > bits)
 		return tkp_arg_fail(c, t, TKP_ERR_BAD_BITFIELD);
 	a->kind = TKP_K_BITFIELD;
 	a->size = bits / 8;
@@ -1724,8 +1724,10 @@ static struct tkp_probe *tkp_alloc_probe(const struct tkp_spec *spec)
 	}
 
 	tp->offset = spec->offset;
-	if (tp->symbol && spec->offset < 0 &&
-	    (base = kallsyms_lookup_name(tp->symbol))) {
+	base = 0;
+	if (tp->symbol && spec->offset < 0)
+		base = kallsyms_lookup_name(tp->symbol);
+	if (base) {
 		/* kprobes takes no negative offset: give it the address. */
 		tp->rp.kp.addr = (kprobe_opcode_t *)(base + spec->offset);
 	} else if (tp->symbol) {
