@@ -179,6 +179,21 @@ check_event_files() {
 		fail "$1 should be disabled after creation (enable='$(cat "$_d/enable")')"
 }
 
+# rfail EVENT MSG...: fail, showing the first trace records of EVENT
+rfail() {
+	grep -F " $1: (" "$T/trace" | head -n 3 | sed 's/^/#   /'
+	shift
+	fail "$*"
+}
+
+# fire [GRP/]EVENT: enable the event, trigger reads, disable it again
+# (before anything reads "trace": see test_refuse_busy_clear.sh)
+fire() {
+	enable_ev "$1"
+	trigger
+	disable_ev "$1"
+}
+
 # trigger: make the shell and a child process call read() (vfs_read)
 trigger() {
 	cat /proc/version > /dev/null

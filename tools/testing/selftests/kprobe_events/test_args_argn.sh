@@ -4,12 +4,6 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-rfail() {
-	grep -F " $1: (" "$T/trace" | head -n 3 | sed 's/^/#   /'
-	shift
-	fail "$*"
-}
-
 # x86_64: arg1..arg3 are passed in %di, %si, %dx
 def='vfs_read a1=$arg1 di=%di a2=$arg2:x64 si=%si a3=$arg3:u64 dx=%dx:u64'
 expect_ok "p:ag $def"
@@ -19,9 +13,7 @@ for fld in "field:u64 a1;" "field:u64 a2;" "field:u64 a3;" "field:u64 dx;"; do
 	grep -qF "$fld" "$fmt" || { dump "$fmt"; fail "ag format lacks '$fld'"; }
 done
 
-enable_ev ag
-trigger
-disable_ev ag
+fire ag
 
 total=$(count_trace " ag: (")
 log "ag records: $total"

@@ -4,12 +4,6 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-rfail() {
-	grep -F " $1: (" "$T/trace" | head -n 3 | sed 's/^/#   /'
-	shift
-	fail "$*"
-}
-
 # do_filp_open(int dfd, struct filename *pathname, ...): +0(%si) is
 # pathname->name, the kernel copy of the file name.  For "/proc/version"
 # the bytes are 2f 70 72 6f ("/pro"), the little-endian u16s 0x702f 0x6f72.
@@ -18,9 +12,7 @@ def="do_filp_open name=$N:string a=$N:x8[4] b=$N:u8[2] c=$N:x16[2] d=$N:s8[1]"
 expect_ok "p:ar $def"
 listing_has "p:kprobes/ar $def" || fail "listing lacks 'p:kprobes/ar $def'"
 
-enable_ev ar
-trigger
-disable_ev ar
+fire ar
 
 total=$(count_trace " ar: (")
 log "ar records: $total"

@@ -4,12 +4,6 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-rfail() {
-	grep -F " $1: (" "$T/trace" | head -n 3 | sed 's/^/#   /'
-	shift
-	fail "$*"
-}
-
 expect_ok "p:an vfs_read %di %si"
 listing_has "p:kprobes/an vfs_read arg1=%di arg2=%si" ||
 	fail "listing lacks 'p:kprobes/an vfs_read arg1=%di arg2=%si'"

@@ -4,12 +4,6 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-rfail() {
-	grep -F " $1: (" "$T/trace" | head -n 3 | sed 's/^/#   /'
-	shift
-	fail "$*"
-}
-
 # do_filp_open(int dfd, struct filename *pathname, ...): +0(%si) is
 # pathname->name.  For "/proc/version" the first u32 (little-endian) is
 # 0x6f72702f, the first u16 0x702f and the first byte 0x2f; bit offsets
@@ -20,9 +14,7 @@ def="$def f4=$N:b3@29/32 f5=$N:b8@8/16 f6=$N:b1@0/8 f7=$N:b32@0/32"
 expect_ok "p:bf $def"
 listing_has "p:kprobes/bf $def" || fail "listing lacks 'p:kprobes/bf $def'"
 
-enable_ev bf
-trigger
-disable_ev bf
+fire bf
 
 total=$(count_trace " bf: (")
 log "bf records: $total"

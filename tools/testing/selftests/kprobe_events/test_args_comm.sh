@@ -4,12 +4,6 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-rfail() {
-	grep -F " $1: (" "$T/trace" | head -n 3 | sed 's/^/#   /'
-	shift
-	fail "$*"
-}
-
 def='vfs_read c=$comm c2=$comm:string'
 expect_ok "p:cm $def"
 listing_has "p:kprobes/cm $def" || fail "listing lacks 'p:kprobes/cm $def'"
@@ -20,9 +14,7 @@ done
 
 mycomm=$(cat /proc/$$/comm)
 log "shell pid $$, comm '$mycomm'"
-enable_ev cm
-trigger
-disable_ev cm
+fire cm
 
 total=$(count_trace " cm: (")
 log "cm records: $total"

@@ -4,12 +4,6 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-rfail() {
-	grep -F " $1: (" "$T/trace" | head -n 3 | sed 's/^/#   /'
-	shift
-	fail "$*"
-}
-
 # address 16 is never mapped: both fetches fault, c must still be fetched
 def='vfs_read bad=+0(\16):u64 bs=+0(\16):string c=%dx:u64'
 expect_ok "p:df $def"
@@ -19,9 +13,7 @@ for fld in "field:u64 bad;" "field:__data_loc char[] bs;" "field:u64 c;"; do
 	grep -qF "$fld" "$fmt" || { dump "$fmt"; fail "df format lacks '$fld'"; }
 done
 
-enable_ev df
-trigger
-disable_ev df
+fire df
 
 total=$(count_trace " df: (")
 good=$(grep -cE ' df: \(vfs_read\+0x0/0x[0-9a-f]+\) bad=\(fault\) bs=\(fault\) c=[1-9][0-9]*$' "$T/trace")

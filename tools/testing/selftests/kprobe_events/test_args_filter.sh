@@ -4,12 +4,6 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-rfail() {
-	grep -F " $1: (" "$T/trace" | head -n 3 | sed 's/^/#   /'
-	shift
-	fail "$*"
-}
-
 # set_filter EXPR: write EXPR to fl's filter, check it reads back
 set_filter() {
 	quiet_write "$1" "$F" || fail "cannot set filter '$1'"
@@ -19,9 +13,7 @@ set_filter() {
 # run: clear trace, enable fl, trigger, disable fl
 run() {
 	echo > "$T/trace"
-	enable_ev fl
-	trigger
-	disable_ev fl
+	fire fl
 }
 
 expect_ok 'p:fl vfs_read c=%dx:u64 cm=$comm'

@@ -4,12 +4,6 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-rfail() {
-	grep -F " $1: (" "$T/trace" | head -n 3 | sed 's/^/#   /'
-	shift
-	fail "$*"
-}
-
 # 1234 = 0x4d2; 65535 as s16 is -1; 255 as x8 is 0xff
 def='vfs_read i=\1234:u32 d=\1234 n=\65535:s16 h=\255:x8 s=\"hello"'
 expect_ok "p:im $def"
@@ -20,9 +14,7 @@ for fld in "field:u32 i;" "field:u64 d;" "field:s16 n;" "field:u8 h;" \
 	grep -qF "$fld" "$fmt" || { dump "$fmt"; fail "im format lacks '$fld'"; }
 done
 
-enable_ev im
-trigger
-disable_ev im
+fire im
 
 total=$(count_trace " im: (")
 good=$(grep -cE ' im: \(vfs_read\+0x0/0x[0-9a-f]+\) i=1234 d=0x4d2 n=-1 h=0xff s="hello"$' "$T/trace")

@@ -23,9 +23,7 @@ done
 expect_refused EINVAL "p:many2 vfs_read$args a129=%di"
 [ "$(nr_probes)" = 1 ] || fail "expected only 'many' listed, got $(nr_probes) probes"
 
-enable_ev many
-trigger
-disable_ev many
+fire many
 
 total=$(count_trace " many: (")
 log "many records: $total"

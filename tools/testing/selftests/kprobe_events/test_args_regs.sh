@@ -5,12 +5,6 @@
 reset || fail "initial reset failed"
 
 # rfail EVENT MSG: show a few EVENT records, then fail with MSG
-rfail() {
-	grep -F " $1: (" "$T/trace" | head -n 3 | sed 's/^/#   /'
-	shift
-	fail "$*"
-}
-
 # vfs_read(struct file *file, char __user *buf, size_t count, loff_t *pos)
 def="vfs_read f=%di d=%si:x64 c=%dx:u64"
 expect_ok "p:rg $def"
@@ -21,9 +15,7 @@ for fld in "field:u64 f;" "field:u64 d;" "field:u64 c;"; do
 	grep -qF "$fld" "$fmt" || { dump "$fmt"; fail "rg format lacks '$fld'"; }
 done
 
-enable_ev rg
-trigger
-disable_ev rg
+fire rg
 
 # hex: 0x, lowercase, no leading zeros
 X='0x(0|[1-9a-f][0-9a-f]*)'
@@ -50,9 +42,7 @@ done
 expect_ok "p:allr vfs_read$args"
 listing_has "p:kprobes/allr vfs_read$args" || fail "listing lacks 'p:kprobes/allr vfs_read$args'"
 echo > "$T/trace"
-enable_ev allr
-trigger
-disable_ev allr
+fire allr
 pat=" allr: \(vfs_read\+0x0/0x[0-9a-f]+\)"
 for r in $regs; do
 	pat="$pat $r=$X"

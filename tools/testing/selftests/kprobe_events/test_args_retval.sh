@@ -4,12 +4,6 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-rfail() {
-	grep -F " $1: (" "$T/trace" | head -n 3 | sed 's/^/#   /'
-	shift
-	fail "$*"
-}
-
 def='vfs_read ret=$retval:s64 raw=$retval'
 expect_ok "r:rv $def"
 listing_has "r:kprobes/rv $def" || fail "listing lacks 'r:kprobes/rv $def'"
@@ -18,9 +12,7 @@ for fld in "field:s64 ret;" "field:u64 raw;"; do
 	grep -qF "$fld" "$fmt" || { dump "$fmt"; fail "rv format lacks '$fld'"; }
 done
 
-enable_ev rv
-trigger
-disable_ev rv
+fire rv
 
 total=$(count_trace " rv: (")
 log "rv records: $total"

@@ -4,19 +4,11 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-rfail() {
-	grep -F " $1: (" "$T/trace" | head -n 3 | sed 's/^/#   /'
-	shift
-	fail "$*"
-}
-
 def='vfs_read sp=%sp st=$stack s0=$stack0 m0=+0($stack) s1=$stack1 m1=+8(%sp) rs=$stack0:symbol'
 expect_ok "p:st $def"
 listing_has "p:kprobes/st $def" || fail "listing lacks 'p:kprobes/st $def'"
 
-enable_ev st
-trigger
-disable_ev st
+fire st
 
 total=$(count_trace " st: (")
 log "st records: $total"

@@ -4,12 +4,6 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-rfail() {
-	grep -F " $1: (" "$T/trace" | head -n 3 | sed 's/^/#   /'
-	shift
-	fail "$*"
-}
-
 # do_sys_openat2(int dfd, const char __user *filename, struct open_how *how)
 udef='do_sys_openat2 fn=+0(%si):ustring fu=+u0(%si):string'
 # do_filp_open(int dfd, struct filename *pathname, ...); pathname->name

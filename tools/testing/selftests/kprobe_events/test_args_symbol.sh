@@ -4,12 +4,6 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-rfail() {
-	grep -F " $1: (" "$T/trace" | head -n 3 | sed 's/^/#   /'
-	shift
-	fail "$*"
-}
-
 # linux_banner starts with "Linux version": "Linu" as a little-endian u32
 # is 0x756e694c = 1970170188, the bytes at +6 ("ve") as x16 are 0x6576.
 for s in jiffies linux_banner; do
@@ -24,9 +18,7 @@ esac
 expect_ok "p:sy $def"
 listing_has "p:kprobes/sy $def" || fail "listing lacks 'p:kprobes/sy $def'"
 
-enable_ev sy
-trigger
-disable_ev sy
+fire sy
 
 total=$(count_trace " sy: (")
 log "sy records: $total"

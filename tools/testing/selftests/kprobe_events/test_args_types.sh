@@ -4,12 +4,6 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-rfail() {
-	grep -F " $1: (" "$T/trace" | head -n 3 | sed 's/^/#   /'
-	shift
-	fail "$*"
-}
-
 # %dx is vfs_read's count; "full" is the reference value
 types="u8 u16 u32 s8 s16 s32 s64 x8 x16 x32 x64"
 def="vfs_read full=%dx:u64"
@@ -27,9 +21,7 @@ for t in $types; do
 	grep -qF "field:$ft v$t;" "$fmt" || { dump "$fmt"; fail "ty format lacks 'field:$ft v$t;'"; }
 done
 
-enable_ev ty
-trigger
-disable_ev ty
+fire ty
 
 total=$(count_trace " ty: (")
 log "ty records: $total"

@@ -15,9 +15,7 @@ quiet_write "common_pid == 1" "$F" || fail "cannot set filter 'common_pid == 1'"
 grep -qF "common_pid == 1" "$F" || fail "filter does not read back: '$(cat "$F")'"
 log "shell pid $$"
 
-enable_ev filt
-trigger
-disable_ev filt
+fire filt
 n=$(count_trace " filt: (")
 [ "$(filt_pids | wc -l | tr -d ' ')" = "$n" ] || fail "cannot parse the pids of filt records"
 others=$(filt_pids | grep -cvx 1)
@@ -27,9 +25,7 @@ log "filtered: $n records, $others from pids other than 1"
 quiet_write 0 "$F" || fail "cannot clear the filter"
 grep -qF "common_pid" "$F" && fail "filter still set after clearing: '$(cat "$F")'"
 echo > "$T/trace"
-enable_ev filt
-trigger
-disable_ev filt
+fire filt
 n=$(count_trace " filt: (")
 [ "$(filt_pids | wc -l | tr -d ' ')" = "$n" ] || fail "cannot parse the pids of filt records"
 others=$(filt_pids | grep -cvx 1)

@@ -17,9 +17,7 @@ listing_has "p:kprobes/p_vfs_read_$OFFSET vfs_read+$OFFSET" ||
 	fail "auto-named probe not listed as 'p:kprobes/p_vfs_read_$OFFSET vfs_read+$OFFSET'"
 expect_ok "-:p_vfs_read_$OFFSET"
 
-enable_ev off
-trigger
-disable_ev off
+fire off
 
 n=$(count_trace " off: (vfs_read+0x$hex/0x")
 log "off records: $n"

@@ -5,9 +5,7 @@
 reset || fail "initial reset failed"
 
 expect_ok "r:ret vfs_read"
-enable_ev ret
-trigger
-disable_ev ret
+fire ret
 
 total=$(count_trace " ret: (")
 good=$(grep -cE ' ret: \([A-Za-z0-9_.$]+\+0x[0-9a-f]+/0x[0-9a-f]+ <- vfs_read\)' "$T/trace")

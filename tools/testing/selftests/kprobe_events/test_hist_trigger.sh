@@ -8,9 +8,7 @@ expect_ok "p:hi vfs_read cnt=%dx:u64 cm=\$comm"
 [ -f "$T/events/kprobes/hi/hist" ] || skip "no hist triggers (CONFIG_HIST_TRIGGERS)"
 echo 'hist:keys=cm:vals=hitcount,cnt' > "$T/events/kprobes/hi/trigger" ||
 	fail "cannot set a hist trigger on kprobe fields"
-enable_ev hi
-trigger
-disable_ev hi
+fire hi
 dump "$T/events/kprobes/hi/hist"
 grep -q '{ cm: head' "$T/events/kprobes/hi/hist" || fail "no hist entry for head"
 grep -E '^\{ cm: head' "$T/events/kprobes/hi/hist" | grep -qE 'hitcount: +[1-9].*cnt: +[1-9]' ||

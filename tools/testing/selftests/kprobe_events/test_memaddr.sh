@@ -24,9 +24,7 @@ case "$2" in
 esac
 check_event_files byaddr
 
-enable_ev byaddr
-trigger
-disable_ev byaddr
+fire byaddr
 n=$(count_trace " byaddr: (vfs_read+0x0/")
 log "byaddr records: $n"
 [ "$n" -gt 0 ] || fail "no 'byaddr: (vfs_read+0x0/' record in trace"
