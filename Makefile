@@ -5,7 +5,7 @@ export BUILD_DIR ?= $(CURDIR)/build
 export CMD TESTS
 
 PHONY_TARGETS := all deps prepare config kernel initramfs build run check patch sparse \
-	conformance
+	conformance debug check-debug
 .PHONY: $(PHONY_TARGETS) \
 	upstream clean distclean
 
@@ -36,6 +36,20 @@ run: build
 check: build
 	@scripts/check.sh $(TESTS)
 
+# The debug variant (build/debug): our kernel, the same config plus
+# tools/testing/selftests/kprobe_events/config.debug (KASAN, lockdep,
+# kmemleak, UBSAN, lockdown LSM, ...), built from the same source tree.
+debug: prepare
+	@scripts/configure.sh debug
+	@scripts/build-kernel.sh debug
+	@scripts/initramfs.sh debug
+
+# make check-debug: the debug kernel on 4 vCPUs runs the kselftests (with
+# the long stress and fuzz settings), ftracetest's kprobe suites and a
+# kmemleak scan, then a second short boot with lockdown=confidentiality.
+check-debug: debug
+	@scripts/check-debug.sh
+
 # The pristine kernel with the same .config (the baseline).
 upstream: deps
 	@scripts/prepare.sh upstream
@@ -58,7 +72,7 @@ sparse: config
 	@scripts/sparse.sh
 
 clean:
-	rm -rf out $(BUILD_DIR)/linux/obj $(BUILD_DIR)/upstream/obj
+	rm -rf out $(BUILD_DIR)/linux/obj $(BUILD_DIR)/upstream/obj $(BUILD_DIR)/debug/obj
 
 distclean:
 	rm -rf out $(BUILD_DIR)

@@ -14,11 +14,18 @@ conf=
 if [ -z "${NO_CONFORMANCE:-}" ] && [ $# -eq 0 ] && [ -x "$ftdir/ftracetest" ]; then
 	conf=$(ftracetest_cases "$ftdir" | tr '\n' ' ')
 fi
+# Test settings from our environment, passed on to the guest.
+guest_env=
+for v in KPE_STRESS_SECS KPE_FUZZ_LINES KPE_FUZZ_SEED KPE_TIMEOUT KPE_KMEMLEAK; do
+	eval "val=\${$v:-}"
+	[ -n "$val" ] && guest_env="$guest_env $v=$val"
+done
 # A probe from the kernel command line, for test_boot_param.sh.
 boot_probe='kprobe_event=p:kpe_boot,do_sys_openat2,fn=+0(%si):ustring'
 KPE_QUIET=1 "$TOP/scripts/qemu-run.sh" --variant "$variant" --mode check \
 	--append "$boot_probe" --conformance "$conf" \
-	--tests "$*" --log "$log" --timeout "${CHECK_TIMEOUT:-900}" ${QEMU_ARGS:-}
+	--tests "$*" --log "$log" --timeout "${CHECK_TIMEOUT:-900}" \
+	--env "$guest_env" ${QEMU_ARGS:-}
 rc=$?
 set -e
 

@@ -9,9 +9,13 @@ TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 JOBS=${JOBS:-3}
 SELFTESTS=$TOP/tools/testing/selftests/kprobe_events
 
-# Variant trees: "linux" carries our overlay, "upstream" stays pristine.
+# Variant trees: "linux" carries our overlay, "upstream" stays pristine,
+# "debug" is our kernel again with the debug fragment (config.debug): it
+# builds from build/linux/src (the same extract and overlay) into its own
+# build/debug/obj.
 variant_dir() { echo "$BUILD/$1"; }
-src_dir() { echo "$BUILD/$1/src"; }
+src_tree() { case $1 in debug) echo linux ;; *) echo "$1" ;; esac; }
+src_dir() { echo "$BUILD/$(src_tree "$1")/src"; }
 obj_dir() { echo "$BUILD/$1/obj"; }
 
 # Both variants share one layout (build/X/src, build/X/obj), so with paths

@@ -1,11 +1,14 @@
 #!/bin/bash
 # configure.sh VARIANT [FRAGMENT...]: tinyconfig + the kselftest config
-# fragment (+ extra fragments), olddefconfig, then check that every option
-# the fragments ask for came out as asked.  Skipped when nothing changed.
+# fragment (+ extra fragments; the "debug" variant always adds
+# config.debug), olddefconfig, then check that every option the fragments
+# ask for came out as asked.  Skipped when nothing changed.
 . "$(dirname "$0")/common.sh"
 
 variant=${1:-linux}; shift || true
-frags=("$SELFTESTS/config" "$@")
+frags=("$SELFTESTS/config")
+[ "$variant" = debug ] && frags+=("$SELFTESTS/config.debug")
+frags+=("$@")
 obj=$(obj_dir "$variant")
 src=$(src_dir "$variant")
 mkdir -p "$obj"

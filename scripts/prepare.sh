@@ -1,10 +1,11 @@
 #!/bin/bash
 # prepare.sh VARIANT: extract the kernel into build/VARIANT/src (once) and,
-# for the "linux" variant, lay our overlay over it.  Files are only
+# for the "linux" variant, lay our overlay over it.  "debug" prepares the
+# "linux" tree, which it builds from.  Files are only
 # rewritten when their content changes, so make rebuilds only what we touched.
 . "$(dirname "$0")/common.sh"
 
-variant=${1:-linux}
+variant=$(src_tree "${1:-linux}")
 vdir=$(variant_dir "$variant")
 src=$(src_dir "$variant")
 
@@ -40,7 +41,7 @@ install_if_changed "$TOP/Documentation/trace/kprobetrace.txt" \
 	"$src/Documentation/trace/kprobetrace.txt"
 mkdir -p "$src/tools/testing/selftests/kprobe_events"
 for f in "$SELFTESTS"/*; do
-	case "$f" in *.o|*/kpe_write|*/kpe_loop|*/kpe_perf) continue ;; esac
+	case "$f" in *.o|*/kpe_write|*/kpe_loop|*/kpe_perf|*/kpe_fuzz|*/kpe_stress|*/kpe_user|*/kpe_badptr) continue ;; esac
 	install_if_changed "$f" "$src/tools/testing/selftests/kprobe_events/$(basename "$f")"
 done
 

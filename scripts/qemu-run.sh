@@ -8,17 +8,19 @@
 #   --tests 'T...'  with --mode check: only these tests
 #   --conformance 'CASES'  with --mode check: then run ftracetest on CASES
 #   --smp N  --mem SIZE  --timeout SECONDS  --append 'KERNEL ARGS'
+#   --env 'NAME=VALUE ...'  environment for the guest's tests (e.g.
+#                   KPE_STRESS_SECS=60), exported by the guest's init
 #   --log FILE      console log (default build/VARIANT/console.log)
 #   --icount        exact instruction-count time (-icount shift=0,sleep=off)
 #   --kvm           use KVM (opt-in only: on these machines /dev/kvm exists
 #                   but hangs QEMU)
 #
 # Exit status: the guest's own status, or 1 on timeout or on any kernel
-# splat in the console (BUG, WARNING, Oops, KASAN, lockdep, RCU, kmemleak,
-# panic).
+# splat in the console (BUG, WARNING, Oops, KASAN, UBSAN, lockdep, RCU,
+# a kmemleak report, panic).
 . "$(dirname "$0")/common.sh"
 
-variant=linux mode= cmd= tests= conformance= smp=2 mem=1G timeout=600 append= log= icount= kvm=
+variant=linux mode= cmd= tests= conformance= smp=2 mem=1G timeout=600 append= log= icount= kvm= env=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--variant) variant=$2; shift ;;
@@ -30,6 +32,7 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
 	--append) append=$2; shift ;;
+	--env) env=$2; shift ;;
 	--log) log=$2; shift ;;
 	--icount) icount=1 ;;
 	--kvm) kvm=1 ;;
@@ -55,6 +58,13 @@ echo "$mode" > "$run/kpe/mode"
 printf '%s\n' "$cmd" > "$run/kpe/cmd"
 printf '%s\n' "$tests" > "$run/kpe/tests"
 printf '%s' "$conformance" > "$run/kpe/conformance"
+: > "$run/kpe/env"
+for kv in $env; do
+	case $kv in
+	[A-Za-z_]*=*) printf "export %s='%s'\n" "${kv%%=*}" "${kv#*=}" >> "$run/kpe/env" ;;
+	*) die "--env: '$kv' is not NAME=VALUE" ;;
+	esac
+done
 (cd "$run" && find kpe | cpio -o -H newc --quiet) > "$run/run.cpio"
 cat "$vdir/initramfs.cpio" "$run/run.cpio" > "$run/boot.cpio"
 
@@ -79,13 +89,15 @@ fi
 set +e
 timeout -k 10 "$timeout" "${qemu[@]}" -display none -serial stdio -monitor none \
 	</dev/null 2>&1 | tr -d '\r' | tee "$log" | {
-	if [ -n "${KPE_QUIET:-}" ]; then grep --line-buffered -E '^(TAP|ok|not ok|#|kpe:|1\.\.)'; else cat; fi
+	if [ -n "${KPE_QUIET:-}" ]; then grep --line-buffered -E '^(TAP|ok|not ok|#|kpe:|kpe-kmemleak:|1\.\.)'; else cat; fi
 }
 qrc=${PIPESTATUS[0]}
 set -e
 
 rc=$(sed -n 's/^kpe: done rc=\([0-9]*\).*/\1/p' "$log" | tail -n1)
-splat='BUG:|WARNING:|Oops|KASAN|UBSAN|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|kmemleak|Kernel panic|general protection fault|Call Trace:'
+# kmemleak's reports, not its boot banner ("kmemleak: Kernel memory leak
+# detector initialized"): "N new suspected memory leaks" and the objects.
+splat='BUG:|WARNING:|Oops|KASAN|UBSAN|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|kmemleak: [0-9]+ new suspected|unreferenced object 0x|Kernel panic|general protection fault|Call Trace:'
 if grep -Eq "$splat" "$log"; then
 	echo "kpe: kernel splat in the console ($log):" >&2
 	grep -En "$splat" "$log" | head -20 >&2

@@ -9,6 +9,12 @@ cd "$DIR" || exit 1
 
 TIMEOUT=$(sed -n 's/^timeout=\([0-9][0-9]*\).*/\1/p' settings 2>/dev/null | tail -n 1)
 [ -n "$TIMEOUT" ] || TIMEOUT=45
+# KPE_TIMEOUT (seconds per test) overrides settings, e.g. on a slow
+# debug kernel or with a long stress run.
+case "${KPE_TIMEOUT:-}" in
+'' | *[!0-9]*) ;;
+*) TIMEOUT=$KPE_TIMEOUT ;;
+esac
 
 if [ $# -gt 0 ]; then
 	TESTS=$*
