@@ -5,7 +5,9 @@
 . "$(dirname "$0")/common.sh"
 
 variant=${VARIANT:-linux}
-log=$(variant_dir "$variant")/check.log
+# CHECK_LOG: where the console log goes; CHECK_APPEND: more kernel
+# arguments (check-debug's lockdown boot).
+log=${CHECK_LOG:-$(variant_dir "$variant")/check.log}
 set +e
 # The kernel's own ftracetest kprobe suites run in the same boot, after
 # ours (NO_CONFORMANCE=1 skips them).
@@ -16,14 +18,14 @@ if [ -z "${NO_CONFORMANCE:-}" ] && [ $# -eq 0 ] && [ -x "$ftdir/ftracetest" ]; t
 fi
 # Test settings from our environment, passed on to the guest.
 guest_env=
-for v in KPE_STRESS_SECS KPE_FUZZ_LINES KPE_FUZZ_SEED KPE_TIMEOUT KPE_KMEMLEAK; do
+for v in KPE_STRESS_SECS KPE_STRESS_RACE KPE_FUZZ_LINES KPE_FUZZ_SEED KPE_TIMEOUT KPE_KMEMLEAK; do
 	eval "val=\${$v:-}"
 	[ -n "$val" ] && guest_env="$guest_env $v=$val"
 done
 # A probe from the kernel command line, for test_boot_param.sh.
 boot_probe='kprobe_event=p:kpe_boot,do_sys_openat2,fn=+0(%si):ustring'
 KPE_QUIET=1 "$TOP/scripts/qemu-run.sh" --variant "$variant" --mode check \
-	--append "$boot_probe" --conformance "$conf" \
+	--append "$boot_probe ${CHECK_APPEND:-}" --conformance "$conf" \
 	--tests "$*" --log "$log" --timeout "${CHECK_TIMEOUT:-900}" \
 	--env "$guest_env" ${QEMU_ARGS:-}
 rc=$?
@@ -52,6 +54,20 @@ if [ -n "$conf" ]; then
 	passed=$((passed + c_pass))
 	skipped=$((skipped + c_skip))
 	failed=$((failed + c_fail))
+fi
+if [ -n "${KPE_KMEMLEAK:-}" ]; then
+	# The guest's kmemleak scan after all tests: one more check.
+	leaks=$(sed -n 's/^kpe-kmemleak: \([0-9]*\) suspected leaks$/\1/p' "$log" | tail -n1)
+	if [ -n "$leaks" ]; then
+		echo "kmemleak: $leaks suspected leaks"
+	else
+		echo "kmemleak: no scan result"
+	fi
+	if [ "${leaks:-x}" = 0 ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
 fi
 if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
 	failed=1	# splat, timeout or a guest that never finished

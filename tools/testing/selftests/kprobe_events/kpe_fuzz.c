@@ -670,6 +670,18 @@ static void trigger(void)
 
 static unsigned long n_clears;
 
+/* Where the time goes, for tuning the line count to a time budget. */
+enum { T_OK, T_REFUSED, T_CHECK, T_ENABLE, T_CLEAR, NR_T };
+static double spent[NR_T];
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* Disable everything and remove every dynamic event. */
 static void clear_all(void)
 {
@@ -805,6 +817,7 @@ int main(int argc, char **argv)
 	unsigned long enables = 0, enabled_until = 0, failures = 0;
 	uint64_t seed = 0;
 	int opt, n, k, err, to_dyn, mut, have_seed = 0;
+	double t;
 	struct sb before = { 0 }, dbefore = { 0 }, after = { 0 };
 	size_t len;
 	char *end;
@@ -900,8 +913,11 @@ int main(int argc, char **argv)
 		dbefore.len = 0;
 		sb_addn(&dbefore, dlisting.buf, dlisting.len);
 
+		t = now();
 		err = write_file(path(to_dyn ? "dynamic_events" : "kprobe_events"),
 				 line, len, O_APPEND);
+		spent[err ? T_REFUSED : T_OK] += now() - t;
+		t = now();
 		if (verbose) {
 			printf("%lu %s ", i, errname(err));
 			print_escaped(stdout, line, len);
@@ -936,20 +952,30 @@ int main(int argc, char **argv)
 			}
 		}
 
-		/* Enable the hot events for a while, then disable them. */
+		spent[T_CHECK] += now() - t;
+
+		/*
+		 * Now and then enable the hot events for a few lines (a fifth
+		 * of the time), calling them on every other line; then
+		 * disable them.
+		 */
+		t = now();
 		if (enabled_until && i >= enabled_until) {
 			set_enable("0", 0);
 			enabled_until = 0;
 		} else if (!enabled_until && chance(1)) {
 			enables += set_enable("1", 1);
-			enabled_until = i + 50 + rn(200);
+			enabled_until = i + 5 + rn(40);
 		}
-		if (enabled_until)
+		if (enabled_until && i % 2)
 			trigger();
+		spent[T_ENABLE] += now() - t;
 		if (nr_lines(listing.buf) > MAX_LISTED ||
 		    nr_lines(dlisting.buf) > 2 * MAX_LISTED) {
+			t = now();
 			clear_all();
 			enabled_until = 0;
+			spent[T_CLEAR] += now() - t;
 		}
 		if ((i + 1) % 10000 == 0) {
 			printf("kpe_fuzz: %lu lines, %lu accepted, %lu refused\n",
@@ -965,6 +991,10 @@ int main(int argc, char **argv)
 		if (by_errno[k])
 			printf(" %s=%lu", k ? errname(k) : "other", by_errno[k]);
 	printf("\n");
+	printf("kpe_fuzz: seconds in accepted writes %.1f, refused writes %.1f, "
+	       "read-backs %.1f, enable/disable/calls %.1f, clears %.1f\n",
+	       spent[T_OK], spent[T_REFUSED], spent[T_CHECK], spent[T_ENABLE],
+	       spent[T_CLEAR]);
 	if (failures)
 		printf("kpe_fuzz: %lu broken invariants (seed=%llu)%s\n", failures,
 		       (unsigned long long)seed,

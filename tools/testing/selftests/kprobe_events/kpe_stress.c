@@ -4,8 +4,10 @@
  *
  *   callers   (one per CPU) open/read/close /proc/version, getppid(),
  *             write /dev/null: the probed functions
- *   churn     adds, removes and clears the probes below
- *   enable    enables and disables the events, truncates the trace
+ *   owners    one per probe below: define, enable, let it fire, try to
+ *             remove it enabled, disable, remove it or clear everything
+ *   enable    enables and disables the events at random, truncates the
+ *             trace
  *   filter    sets and clears filters and hist triggers
  *   instance  creates a trace instance, enables events in it, removes it
  *   module    loads and unloads a module with a MOD:SYM probe on it
@@ -17,7 +19,20 @@
  * legitimately have while the others race with it (e.g. removing an
  * enabled event: EBUSY); anything else is counted as unexpected.
  *
- * usage: kpe_stress -d SECONDS -m MIDOFFS [-k MODULE.ko] [-t TRACEFS]
+ * Opening an event's files (enable, filter, trigger, format, hist) never
+ * overlaps the removal of an event (removing or clearing probes, removing
+ * the instance): Linux 6.1.192's tracing_open_file_tr() reads the event
+ * file before taking a reference, and an open racing with the removal is
+ * a use-after-free there (KASAN shows it with the kernel's own uprobe
+ * events as well).  -R lets them race.
+ *
+ * usage: kpe_stress -d SECONDS -m MIDOFFS [-k MODULE.ko] [-t TRACEFS] [-R]
+ *                   [-c CALLERS] [-p PAUSE_US]
+ *   -c  caller threads (default: one per CPU)
+ *   -p  each caller sleeps PAUSE_US after each round of 7 calls (default
+ *       1000): the callers leave CPU time to the control threads, and a
+ *       task that never blocks would hold up RCU-tasks grace periods,
+ *       which the kprobes optimizer waits for with kprobe_mutex held
  *
  * Prints the counts of calls, records (hits) per event and control
  * operations, and exits 0 if nothing unexpected happened, 1 otherwise,
@@ -43,6 +58,28 @@
 #define MOD_NAME "trace_printk"
 
 static const char *tracefs = "/sys/kernel/tracing";
+static int open_remove_race;
+static unsigned int caller_pause_us = 1000;
+/* readers: opens of event files; writer: removals of events */
+static pthread_rwlock_t evlock;
+
+static void ev_open_begin(void)
+{
+	if (!open_remove_race)
+		pthread_rwlock_rdlock(&evlock);
+}
+
+static void ev_remove_begin(void)
+{
+	if (!open_remove_race)
+		pthread_rwlock_wrlock(&evlock);
+}
+
+static void ev_end(void)
+{
+	if (!open_remove_race)
+		pthread_rwlock_unlock(&evlock);
+}
 static const char *module_path;
 static atomic_int stop;
 static volatile time_t drain_end;
@@ -74,7 +111,8 @@ static struct probe probes[] = {
 	  "sp=0x[0-9a-f]+ deref=(0x[0-9a-f]+|\\(fault\\)) c=\"[^\"]*\"$" },
 	{ "kprobes/st_pid",
 	  "p:st_pid __x64_sys_getppid s0=$stack0:x64 regs=+0(%di):x64",
-	  " st_pid: \\(__x64_sys_getppid\\+0x0/0x[0-9a-f]+\\) "
+	  /* the symbol may print as an alias: __do_sys_getppid */
+	  " st_pid: \\([a-z_]*sys_getppid\\+0x0/0x[0-9a-f]+\\) "
 	  "s0=0x[0-9a-f]+ regs=(0x[0-9a-f]+|\\(fault\\))$" },
 	{ "kprobes/st_mod",
 	  "p:st_mod " MOD_NAME ":trace_printk_irq_work",
@@ -98,6 +136,7 @@ static const char prefix_pattern[] =
 struct op {
 	const char *name;
 	atomic_ulong ok, expected, unexpected;
+	atomic_ulong usecs, max_usecs;	/* time spent in it */
 };
 
 enum {
@@ -118,13 +157,14 @@ static struct op ops[NR_OPS] = {
 };
 
 static atomic_ulong calls, pipe_lines, other_lines, lost_lines, bad_lines;
-static atomic_int reports;
+static atomic_int reports[2];
 
-static void report(const char *fmt, ...)
+/* Print a problem; the first 20 of each kind (@kind 0 or 1). */
+static void report(int kind, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (atomic_fetch_add(&reports, 1) >= 20)
+	if (atomic_fetch_add(&reports[kind], 1) >= 20)
 		return;
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
@@ -132,14 +172,30 @@ static void report(const char *fmt, ...)
 	fflush(stdout);
 }
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* When this thread's current operation started (see account()). */
+static __thread double op_start;
+
 /*
  * Count the result @err (0 or an errno) of operation @op on @what: ok,
  * one of the errnos listed in @allowed (0-terminated), or unexpected.
  */
 static void account(int op, int err, const char *what, const int *allowed)
 {
+	unsigned long us = (now() - op_start) * 1e6, max;
 	const int *a;
 
+	atomic_fetch_add(&ops[op].usecs, us);
+	max = atomic_load(&ops[op].max_usecs);
+	while (us > max && !atomic_compare_exchange_weak(&ops[op].max_usecs, &max, us))
+		;
 	if (!err) {
 		atomic_fetch_add(&ops[op].ok, 1);
 		return;
@@ -151,7 +207,7 @@ static void account(int op, int err, const char *what, const int *allowed)
 		}
 	}
 	atomic_fetch_add(&ops[op].unexpected, 1);
-	report("UNEXPECTED: %s '%s': %s\n", ops[op].name, what,
+	report(0, "UNEXPECTED: %s '%s': %s\n", ops[op].name, what,
 	       err < 0 ? "short write" : strerrorname_np(err));
 }
 
@@ -177,6 +233,7 @@ static int write_str(const char *file, const char *s, int flags)
 	ssize_t n;
 	int fd, err = 0;
 
+	op_start = now();
 	fd = open(file, O_WRONLY | flags);
 	if (fd < 0)
 		return errno;
@@ -194,8 +251,10 @@ static int slurp(const char *file)
 {
 	char buf[4096];
 	ssize_t n;
-	int fd = open(file, O_RDONLY);
+	int fd;
 
+	op_start = now();
+	fd = open(file, O_RDONLY);
 	if (fd < 0)
 		return errno;
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
@@ -246,41 +305,85 @@ static void *caller(void *arg)
 			close(fd);
 		}
 		atomic_fetch_add(&calls, 7);
-		/*
-		 * Sleep now and then: a task that never blocks holds up
-		 * RCU-tasks grace periods, which the kprobes optimizer waits
-		 * for with kprobe_mutex held, and every add/remove with it.
-		 */
-		pause_us(100);
+		/* see -p in the usage above */
+		pause_us(caller_pause_us);
 	}
 	return NULL;
 }
 
-static void *churn(void *arg)
+/* Sleep up to @ms milliseconds, in steps, returning early on stop. */
+static void hold(unsigned int ms)
 {
-	unsigned int seed = 1;
-	char file[512], cmd[300];
-	struct probe *p;
+	while (ms && !stop) {
+		unsigned int step = ms < 50 ? ms : 50;
+
+		pause_us(step * 1000);
+		ms -= step;
+	}
+}
+
+static int set_enable(struct probe *p, const char *val, int op)
+{
+	char file[512];
 	int err;
 
-	(void)arg;
+	tpath(file, sizeof(file), "events/%s/enable", p->event);
+	ev_open_begin();
+	err = write_str(file, val, 0);
+	ev_end();
+	account(op, err, file, ALLOW(ENOENT, ENODEV));
+	return err;
+}
+
+static int remove_probe(struct probe *p)
+{
+	char file[512], cmd[300];
+	int err;
+
+	tpath(file, sizeof(file), "kprobe_events");
+	snprintf(cmd, sizeof(cmd), "-:%s", p->event);
+	ev_remove_begin();
+	err = write_str(file, cmd, O_APPEND);
+	ev_end();
+	/* EBUSY: enabled meanwhile by another thread, in an instance or by a trigger */
+	account(OP_REMOVE, err, cmd, ALLOW(ENOENT, EBUSY));
+	return err;
+}
+
+/*
+ * The owner of one probe runs its life cycle again and again: define it,
+ * enable it (mostly), let it fire for a while, now and then try to
+ * remove it while enabled, disable and remove it, or clear everything.
+ * Each probe thus lives, and records, a good part of the run, while the
+ * owners and the other threads race with each other.
+ */
+static void *owner(void *arg)
+{
+	struct probe *p = arg;
+	unsigned int seed = (unsigned int)(p - probes) * 7919 + 1;
+	char file[512];
+	int err, r;
+
 	tpath(file, sizeof(file), "kprobe_events");
 	while (!stop) {
-		unsigned int r = rnd(&seed, 100);
-
-		p = &probes[rnd(&seed, ARRAY_SIZE(probes))];
-		if (r < 55) {
-			err = write_str(file, p->def, O_APPEND);
-			account(OP_ADD, err, p->def, ALLOW(EEXIST));
-		} else if (r < 97) {
-			snprintf(cmd, sizeof(cmd), "-:%s", p->event);
-			err = write_str(file, cmd, O_APPEND);
-			account(OP_REMOVE, err, cmd, ALLOW(ENOENT, EBUSY));
-		} else {
+		err = write_str(file, p->def, O_APPEND);
+		account(OP_ADD, err, p->def, ALLOW(EEXIST));
+		if (rnd(&seed, 100) < 80)
+			set_enable(p, "1", OP_ENABLE);
+		hold(100 + rnd(&seed, 1500));
+		r = rnd(&seed, 100);
+		if (r < 15)
+			remove_probe(p);	/* mostly EBUSY: still enabled */
+		set_enable(p, "0", OP_DISABLE);
+		if (r < 5) {
+			ev_remove_begin();
 			err = write_str(file, "", O_TRUNC);
+			ev_end();
 			account(OP_CLEAR, err, "O_TRUNC", ALLOW(EBUSY));
+		} else {
+			remove_probe(p);
 		}
-		pause_us(rnd(&seed, 3000));
+		hold(rnd(&seed, 300));
 	}
 	return NULL;
 }
@@ -302,7 +405,9 @@ static void *enabler(void *arg)
 		} else {
 			tpath(file, sizeof(file), "events/%s/enable", p->event);
 		}
+		ev_open_begin();
 		err = write_str(file, on ? "1" : "0", 0);
+		ev_end();
 		account(on ? OP_ENABLE : OP_DISABLE, err, file,
 			ALLOW(ENOENT, ENODEV));
 		if (rnd(&seed, 50) == 0) {
@@ -310,7 +415,7 @@ static void *enabler(void *arg)
 			err = write_str(file, "", O_TRUNC);
 			account(OP_TRUNC, err, file, NULL);
 		}
-		pause_us(rnd(&seed, 4000));
+		pause_us(rnd(&seed, 50000));
 	}
 	return NULL;
 }
@@ -339,22 +444,28 @@ static void *filterer(void *arg)
 			if (strstr(f, "comm") && strstr(p->def, " c=$comm"))
 				f = "c != \"nosuchtask\"";
 			tpath(file, sizeof(file), "events/%s/filter", p->event);
+			ev_open_begin();
 			err = write_str(file, f, 0);
+			ev_end();
 			account(OP_FILTER, err, f, ALLOW(ENOENT, ENODEV));
 			break;
 		}
 		case 1:
 			tpath(file, sizeof(file), "events/%s/trigger", p->event);
+			ev_open_begin();
 			err = write_str(file, "hist:keys=common_pid", 0);
+			ev_end();
 			account(OP_TRIGGER, err, file, ALLOW(ENOENT, ENODEV, EEXIST));
 			break;
 		default:
 			tpath(file, sizeof(file), "events/%s/trigger", p->event);
+			ev_open_begin();
 			err = write_str(file, "!hist:keys=common_pid", 0);
+			ev_end();
 			account(OP_UNTRIGGER, err, file, ALLOW(ENOENT, ENODEV));
 			break;
 		}
-		pause_us(rnd(&seed, 5000));
+		pause_us(rnd(&seed, 50000));
 	}
 	return NULL;
 }
@@ -369,17 +480,23 @@ static void *instancer(void *arg)
 	(void)arg;
 	tpath(dir, sizeof(dir), "instances/kpe_stress");
 	while (!stop) {
+		op_start = now();
 		err = mkdir(dir, 0755) ? errno : 0;
 		account(OP_MKINST, err, dir, ALLOW(EEXIST));
 		for (i = 0; i < 3; i++) {
 			p = &probes[rnd(&seed, ARRAY_SIZE(probes))];
 			snprintf(file, sizeof(file), "%s/events/%s/enable", dir,
 				 p->event);
+			ev_open_begin();
 			err = write_str(file, "1", 0);
+			ev_end();
 			account(OP_INSTEN, err, file, ALLOW(ENOENT, ENODEV));
 		}
 		pause_us(10000 + rnd(&seed, 40000));
+		op_start = now();
+		ev_remove_begin();
 		err = rmdir(dir) ? errno : 0;
+		ev_end();
 		account(OP_RMINST, err, dir, ALLOW(EBUSY));
 		pause_us(rnd(&seed, 10000));
 	}
@@ -394,6 +511,7 @@ static void *moduler(void *arg)
 
 	(void)arg;
 	while (!stop) {
+		op_start = now();
 		fd = open(module_path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
 			account(OP_LOAD, errno, module_path, NULL);
@@ -403,6 +521,7 @@ static void *moduler(void *arg)
 		close(fd);
 		account(OP_LOAD, err, module_path, ALLOW(EEXIST));
 		pause_us(rnd(&seed, 20000));
+		op_start = now();
 		err = syscall(SYS_delete_module, MOD_NAME, O_NONBLOCK) ? errno : 0;
 		account(OP_UNLOAD, err, MOD_NAME, NULL);
 		pause_us(rnd(&seed, 20000));
@@ -426,7 +545,9 @@ static void *lister(void *arg)
 		const char *f = files[rnd(&seed, ARRAY_SIZE(files))];
 
 		tpath(file, sizeof(file), "%s", f);
+		ev_open_begin();
 		err = slurp(file);
+		ev_end();
 		/* event files come and go; kprobe_events never does */
 		account(OP_READ, err, f, strchr(f, '/') ? ALLOW(ENOENT, ENODEV) : NULL);
 		pause_us(rnd(&seed, 3000));
@@ -454,7 +575,7 @@ static void check_line(const char *line)
 		if (regexec(&prefix_re, line, 0, NULL, 0) ||
 		    regexec(&probes[i].re, line, 0, NULL, 0)) {
 			atomic_fetch_add(&bad_lines, 1);
-			report("MALFORMED record: %s\n", line);
+			report(1, "MALFORMED record: %s\n", line);
 		} else {
 			atomic_fetch_add(&probes[i].records, 1);
 		}
@@ -476,7 +597,7 @@ static void *piper(void *arg)
 	tpath(file, sizeof(file), "trace_pipe");
 	fd = open(file, O_RDONLY | O_NONBLOCK);
 	if (fd < 0) {
-		report("cannot open %s: %s\n", file, strerror(errno));
+		report(1, "cannot open %s: %s\n", file, strerror(errno));
 		atomic_fetch_add(&bad_lines, 1);
 		return NULL;
 	}
@@ -485,7 +606,7 @@ static void *piper(void *arg)
 		n = read(fd, buf + have, sizeof(buf) - 1 - have);
 		if (n <= 0) {
 			if (n < 0 && errno != EAGAIN && errno != EINTR) {
-				report("trace_pipe read: %s\n", strerror(errno));
+				report(1, "trace_pipe read: %s\n", strerror(errno));
 				atomic_fetch_add(&bad_lines, 1);
 				break;
 			}
@@ -511,7 +632,7 @@ static void *piper(void *arg)
 		have -= start - buf;
 		memmove(buf, start, have);
 		if (have == sizeof(buf) - 1) {
-			report("trace_pipe line longer than %zu bytes\n", have);
+			report(1, "trace_pipe line longer than %zu bytes\n", have);
 			atomic_fetch_add(&bad_lines, 1);
 			have = 0;
 		}
@@ -538,18 +659,18 @@ static void progress(time_t t0)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: kpe_stress -d SECONDS -m MIDOFFS [-k MODULE.ko] [-t TRACEFS]\n");
+	fprintf(stderr, "usage: kpe_stress -d SECONDS -m MIDOFFS [-k MODULE.ko] [-t TRACEFS] [-R] [-c CALLERS] [-p PAUSE_US]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	pthread_t tids[64];
-	int ntids = 0, opt, ncpu, i, secs = -1, midoff = -1;
+	int ntids = 0, opt, ncpu, ncallers = 0, i, secs = -1, midoff = -1;
 	unsigned long unexpected = 0, total_ops = 0, hits = 0;
 	time_t t0;
 
-	while ((opt = getopt(argc, argv, "d:m:k:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:m:k:t:Rc:p:")) != -1) {
 		switch (opt) {
 		case 'd':
 			secs = atoi(optarg);
@@ -563,12 +684,30 @@ int main(int argc, char **argv)
 		case 't':
 			tracefs = optarg;
 			break;
+		case 'R':
+			open_remove_race = 1;
+			break;
+		case 'c':
+			ncallers = atoi(optarg);
+			break;
+		case 'p':
+			caller_pause_us = atoi(optarg);
+			break;
 		default:
 			usage();
 		}
 	}
 	if (secs < 0 || midoff <= 0)
 		usage();
+	{
+		pthread_rwlockattr_t attr;
+
+		/* removals must not starve behind the stream of opens */
+		pthread_rwlockattr_init(&attr);
+		pthread_rwlockattr_setkind_np(&attr,
+			PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+		pthread_rwlock_init(&evlock, &attr);
+	}
 	snprintf(probes[2].def, sizeof(probes[2].def),
 		 "p:st_mid vfs_read+%d sp=%%sp:x64 deref=+8(%%sp):x64 c=$comm",
 		 midoff);
@@ -582,7 +721,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	ncpu = ncallers > 0 ? ncallers : sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpu < 1)
 		ncpu = 1;
 	if (ncpu > 16)
@@ -594,7 +733,8 @@ int main(int argc, char **argv)
 	t0 = time(NULL);
 	for (i = 0; i < ncpu; i++)
 		pthread_create(&tids[ntids++], NULL, caller, NULL);
-	pthread_create(&tids[ntids++], NULL, churn, NULL);
+	for (i = 0; i < (int)ARRAY_SIZE(probes); i++)
+		pthread_create(&tids[ntids++], NULL, owner, &probes[i]);
 	pthread_create(&tids[ntids++], NULL, enabler, NULL);
 	pthread_create(&tids[ntids++], NULL, filterer, NULL);
 	pthread_create(&tids[ntids++], NULL, instancer, NULL);
@@ -641,6 +781,16 @@ int main(int argc, char **argv)
 	}
 	printf("\nkpe_stress: total control operations=%lu unexpected=%lu\n",
 	       total_ops, unexpected);
+	printf("kpe_stress: ms per operation (mean/max):");
+	for (i = 0; i < NR_OPS; i++) {
+		unsigned long n = ops[i].ok + ops[i].expected + ops[i].unexpected;
+
+		if (n)
+			printf(" %s=%lu/%lu", ops[i].name,
+			       (unsigned long)ops[i].usecs / n / 1000,
+			       (unsigned long)ops[i].max_usecs / 1000);
+	}
+	printf("\n");
 	for (i = 0; i < (int)ARRAY_SIZE(probes); i++)
 		printf("kpe_stress-records: %s %lu\n",
 		       strchr(probes[i].event, '/') + 1,
