@@ -70,6 +70,10 @@ accel=(-accel "tcg,thread=${TCG_THREAD:-single}")
 qemu=(qemu-system-x86_64 "${accel[@]}" -m "$mem" -smp "$smp"
       -kernel "$kernel" -initrd "$run/boot.cpio" -nic none -no-reboot
       -append "console=ttyS0 panic=-1 $append")
+# Extra QEMU options for one-off investigations, e.g. QEMU_EXTRA=-s for
+# a gdb stub on port 1234.
+# shellcheck disable=SC2206
+[ -n "${QEMU_EXTRA:-}" ] && qemu+=(${QEMU_EXTRA})
 
 if [ "$mode" = shell ]; then
 	"${qemu[@]}" -nographic 2>&1 | tee "$log"

@@ -38,16 +38,22 @@
 
 #include <linux/bpf.h>
 #include <linux/error-injection.h>
+#include <linux/ftrace.h>
+#include <linux/hashtable.h>
+#include <linux/irq_work.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
+#include <linux/rethook.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/task_work.h>
 #include <linux/trace_events.h>
+#include <linux/workqueue.h>
 
 #include <asm/setup.h>
 
@@ -234,6 +240,7 @@ struct tkp_arg {
 	u16		user;		/* bit i: dereference i is of user memory */
 	u16		count;		/* array elements; 0 for a scalar */
 	u16		offset;		/* of the field in the record */
+	u16		reg_off;	/* plain register: its pt_regs offset */
 	unsigned long	param;
 	long		drf[TKP_MAX_DEREF];
 };
@@ -274,6 +281,37 @@ struct tkp_files {
 };
 
 /*
+ * A function entry that ftrace calls us at, and the armed fentry places
+ * on it.  Found by address from the ftrace callback, under RCU.  While
+ * ftrace's filter still holds the address but no place is armed the
+ * site stays, empty; tkp_fentry_sync() brings the filter up to date.
+ */
+struct tkp_site {
+	struct hlist_node		hnode;		/* in tkp_sites */
+	unsigned long			ip;
+	struct list_head		probes;		/* tkp_probe.site_link */
+	struct list_head		dirty;		/* on tkp_dirty_sites */
+	bool				full;		/* served with all regs */
+	bool				in[2];		/* in tkp_fops[i]'s filter */
+	struct rcu_head			rcu;
+};
+
+/*
+ * Return instances of a fentry return probe: a rethook whose pool grows
+ * (from a workqueue, never from the hit path) when most of it is in use.
+ */
+struct tkp_pool {
+	struct rethook			*rh;
+	struct tkp_probe		*tp;
+	atomic_t			busy;		/* instances out */
+	unsigned int			size;		/* instances made */
+	unsigned int			node_size;
+	struct irq_work			irq;
+	struct work_struct		grow;
+	struct rcu_head			rcu;
+};
+
+/*
  * A trace event: what is recorded and where to.  Several probes (places)
  * may feed one event, if they agree on the kind and the arguments.
  */
@@ -283,6 +321,10 @@ struct tkp_event {
 	bool				is_return;
 	bool				perf_on;	/* perf or BPF attached */
 	bool				local;		/* perf's own, not listed */
+	bool				used;		/* ever had a user */
+	bool				dyn;		/* has string fields */
+	bool				full_regs;	/* args need every register */
+	unsigned long			quiet_gp;	/* RCU cookie: users gone */
 	unsigned int			hdr_size;	/* entry + probe fields */
 	unsigned int			rec_size;	/* ... + fixed arg fields */
 	int				fault_off;	/* __probe_faults, or -1 */
@@ -290,19 +332,39 @@ struct tkp_event {
 	struct tkp_arg			*args;
 	struct trace_event_class	class;
 	struct trace_event_call		call;
+	struct rcu_head			rcu;
 };
 
-/* One place: a kprobe or kretprobe feeding its event. */
+/* Hits and misses of one place, per CPU: the columns of kprobe_profile. */
+struct tkp_stat {
+	unsigned long			hit;
+	unsigned long			miss;
+};
+
+/*
+ * One place: a kprobe or kretprobe feeding its event, or, on the entry of
+ * a function that ftrace can patch, a "fentry" place: a hook on our one
+ * ftrace_ops (and for return probes a rethook), which costs less per hit
+ * than a kprobe and is armed for many functions in one ftrace update.
+ */
 struct tkp_probe {
 	struct dyn_event		devent;	/* on dyn_event_list */
 	struct kretprobe		rp;	/* rp.kp alone for entry probes */
 	struct tkp_event		*ev;
 	struct list_head		sibling;	/* on ev->probes */
-	bool				registered;
+	bool				registered;	/* place is live */
+	bool				fentry;		/* on ftrace, see above */
 	int				maxactive;	/* as written, 0: default */
 	char				*symbol;	/* NULL: address probe */
 	long				offset;
-	unsigned long __percpu		*nhit;
+	struct tkp_stat __percpu	*stat;
+
+	/* fentry places only. */
+	unsigned long			addr;		/* the function */
+	struct tkp_site			*site;		/* while armed */
+	struct list_head		site_link;	/* on site->probes */
+	struct tkp_pool			*pool;		/* return probes */
+	struct rcu_head			rcu;
 };
 
 /* Ring-buffer records; the field names are the documented format ABI. */
@@ -899,6 +961,66 @@ static void tkp_set_ftype(struct tkp_arg *a)
 }
 
 /* Lay the fields out after the header; false if they do not fit. */
+#define TKP_NO_REG	0xffff
+
+/*
+ * Where in struct pt_regs a plain register argument is, so that the hit
+ * path copies it without interpreting the argument; TKP_NO_REG if the
+ * argument needs more than that.
+ */
+static u16 tkp_reg_off(const struct tkp_arg *a)
+{
+#ifdef CONFIG_X86_64
+	static const u16 arg_off[] = {
+		offsetof(struct pt_regs, di), offsetof(struct pt_regs, si),
+		offsetof(struct pt_regs, dx), offsetof(struct pt_regs, cx),
+		offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
+	};
+
+	if (a->ndrf || a->count || a->kind == TKP_K_BITFIELD ||
+	    a->kind == TKP_K_STRING)
+		return TKP_NO_REG;
+	if (a->src == TKP_SRC_REG)
+		return a->param;
+	if (a->src == TKP_SRC_RETVAL)
+		return offsetof(struct pt_regs, ax);
+	if (a->src == TKP_SRC_ARG && a->param < ARRAY_SIZE(arg_off))
+		return arg_off[a->param];
+#endif
+	return TKP_NO_REG;
+}
+
+/*
+ * Can @a be fetched from the registers ftrace saves for every callback
+ * (the argument registers, ax, bp, sp), without SAVE_REGS?
+ */
+static bool tkp_arg_partial_ok(const struct tkp_arg *a)
+{
+#if defined(CONFIG_X86_64) && defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS)
+	switch (a->src) {
+	case TKP_SRC_REG:
+		switch (a->param) {
+		case offsetof(struct pt_regs, ax):
+		case offsetof(struct pt_regs, cx):
+		case offsetof(struct pt_regs, dx):
+		case offsetof(struct pt_regs, si):
+		case offsetof(struct pt_regs, di):
+		case offsetof(struct pt_regs, r8):
+		case offsetof(struct pt_regs, r9):
+		case offsetof(struct pt_regs, bp):
+		case offsetof(struct pt_regs, sp):
+			return true;
+		}
+		/* %ip too: it reads as a kprobe's only in the full set. */
+		return false;
+	default:
+		return true;
+	}
+#else
+	return false;
+#endif
+}
+
 static bool tkp_layout(struct tkp_arg *args, int nargs, unsigned int hdr,
 		       unsigned int *fixed_end, int *fault_off)
 {
@@ -916,6 +1038,7 @@ static bool tkp_layout(struct tkp_arg *args, int nargs, unsigned int hdr,
 	}
 	for (i = 0; i < nargs; i++) {
 		tkp_set_ftype(&args[i]);
+		args[i].reg_off = tkp_reg_off(&args[i]);
 		if (args[i].kind == TKP_K_STRING) {
 			size = sizeof(u32);
 			align = size;
@@ -1015,7 +1138,17 @@ static void tkp_log_err(int argc, const char **argv, int word, int off,
  * interrupts) disabled.  No locks, no allocation.
  */
 
-/* Per-CPU staging buffer for argument values; see TKP_SCRATCH_SIZE. */
+/*
+ * Recording a hit holds ftrace's recursion bit of its context (task,
+ * softirq, hardirq, NMI, or the one "transition" nesting ftrace allows):
+ * a probe that fires again in that context is one the recording itself
+ * reached (a function the ring buffer or a fetch calls), and is counted
+ * as a miss instead of recursing.  The same bit, with preemption off,
+ * picks the recording's per-CPU staging buffer for argument values (see
+ * TKP_SCRATCH_SIZE): a probe firing in an interrupt of another's
+ * recording uses its own.
+ */
+#define TKP_SLOTS	(TRACE_CTX_TRANSITION + 1)
 static void __percpu *tkp_scratch;
 
 /*
@@ -1163,7 +1296,10 @@ static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_event *ev,
 		const struct tkp_arg *a = &ev->args[i];
 		u8 *field = buf + a->offset - hdr;
 
-		if (a->kind == TKP_K_STRING) {
+		if (a->reg_off != TKP_NO_REG) {
+			tkp_put(field, *(unsigned long *)((u8 *)regs +
+							  a->reg_off), a->size);
+		} else if (a->kind == TKP_K_STRING) {
 			len = tkp_fetch_string(a, regs, buf + dyn,
 					       TKP_MAX_RECORD - hdr - dyn);
 			/* __data_loc: length high, offset in record low. */
@@ -1195,8 +1331,8 @@ static nokprobe_inline void tkp_fill_hdr(const struct tkp_event *ev,
 #ifdef CONFIG_PERF_EVENTS
 /*
  * Hand the hit to BPF and perf.  Returns 1 when a BPF program moved the
- * instruction pointer (bpf_override_return): the kprobe must then resume
- * there instead of single-stepping the probed instruction.
+ * instruction pointer (bpf_override_return): execution must then resume
+ * there instead of going on in the probed function.
  */
 static nokprobe_inline int tkp_perf(struct tkp_event *ev,
 				    struct pt_regs *regs, unsigned long a,
@@ -1212,10 +1348,8 @@ static nokprobe_inline int tkp_perf(struct tkp_event *ev,
 	if (bpf_prog_array_valid(call)) {
 		int keep = trace_call_bpf(call, regs);
 
-		if (!ev->is_return && ip != instruction_pointer(regs)) {
-			reset_current_kprobe();
+		if (!ev->is_return && ip != instruction_pointer(regs))
 			return 1;
-		}
 		if (!keep)
 			return 0;
 	}
@@ -1247,70 +1381,430 @@ static nokprobe_inline int tkp_perf(struct tkp_event *ev,
 #endif
 
 /*
- * Write one record per trace instance the event is enabled in, and pass
- * the hit to perf/BPF when attached.  @a and @b are the probe's fields:
- * the probed address, or the function and the return address.  The
- * arguments are fetched once, however many consumers there are.
+ * File flags that need the trace event core's full path: pid filtering,
+ * soft-disable, triggers, filters.  Without them, the stacktrace options,
+ * tp_printk and ftrace exports, a record goes straight into the ring
+ * buffer (comm saving still applies, in the commit).
  */
-static nokprobe_inline int tkp_emit(struct tkp_event *ev,
-				    struct pt_regs *regs,
-				    unsigned long a, unsigned long b)
+#define TKP_FILE_SLOW	(EVENT_FILE_FL_PID_FILTER | EVENT_FILE_FL_SOFT_DISABLED | \
+			 EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_TRIGGER_COND | \
+			 EVENT_FILE_FL_FILTERED)
+#define TKP_TR_SLOW	(TRACE_ITER_STACKTRACE | TRACE_ITER_USERSTACKTRACE)
+
+static nokprobe_inline bool tkp_file_slow(struct trace_event_file *file)
 {
+	/* ftrace exports have no public test; this is their one user. */
+	return IS_ENABLED(CONFIG_STM_SOURCE_FTRACE) ||
+	       (READ_ONCE(file->flags) & TKP_FILE_SLOW) ||
+	       (READ_ONCE(file->tr->trace_flags) & TKP_TR_SLOW) ||
+	       READ_ONCE(tracepoint_printk);
+}
+
+/* One record into @file the trace event core's way. */
+static noinline void tkp_record_slow(struct tkp_event *ev,
+					    struct trace_event_file *file,
+					    struct pt_regs *regs,
+					    unsigned long a, unsigned long b,
+					    const u8 *args, unsigned int body)
+{
+	struct trace_event_buffer fbuf;
+	void *rec;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+	rec = trace_event_buffer_reserve(&fbuf, file, ev->hdr_size + body);
+	if (!rec)
+		return;
+	fbuf.regs = regs;
+	tkp_fill_hdr(ev, rec, a, b);
+	if (args)
+		memcpy(rec + ev->hdr_size, args, body);
+	else if (body)
+		tkp_fetch_args(ev, regs, rec + ev->hdr_size);
+	trace_event_buffer_commit(&fbuf);
+}
+NOKPROBE_SYMBOL(tkp_record_slow);
+
+/*
+ * The flags and counts of struct trace_entry exactly as
+ * tracing_gen_ctx_dec() gives them, computed in line: this is on every
+ * hit's path, and the usual case (task context) is tested first.
+ */
+static nokprobe_inline unsigned int tkp_trace_ctx(void)
+{
+#if defined(CONFIG_TRACE_IRQFLAGS_SUPPORT) && defined(CONFIG_X86)
+	unsigned int pc = preempt_count(), fl = 0, depth, migr = 0;
+	unsigned long tif = READ_ONCE(current_thread_info()->flags);
+
+	if (irqs_disabled())
+		fl |= TRACE_FLAG_IRQS_OFF;
+	if (unlikely(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK))) {
+		if (pc & NMI_MASK)
+			fl |= TRACE_FLAG_NMI;
+		if (pc & HARDIRQ_MASK)
+			fl |= TRACE_FLAG_HARDIRQ;
+		if (in_serving_softirq())
+			fl |= TRACE_FLAG_SOFTIRQ;
+		if (softirq_count() >> (SOFTIRQ_SHIFT + 1))
+			fl |= TRACE_FLAG_BH_OFF;
+	}
+	if (tif & _TIF_NEED_RESCHED)
+		fl |= TRACE_FLAG_NEED_RESCHED;
+	if (test_preempt_need_resched())
+		fl |= TRACE_FLAG_PREEMPT_RESCHED;
+	depth = pc & 0xff;
+	if (depth > 0xf)
+		depth = 0xf;
+#ifdef CONFIG_SMP
+	migr = current->migration_disabled;
+	if (migr > 0xf)
+		migr = 0xf;
+#endif
+	/* Less our own caller's preempt_disable(), as the core does. */
+	return (fl << 16 | migr << 4 | depth) - IS_ENABLED(CONFIG_PREEMPTION);
+#else
+	return tracing_gen_ctx_dec();
+#endif
+}
+
+/*
+ * One record straight into @file's ring buffer: its arguments from
+ * @args, or fetched right into it when @args is NULL.
+ */
+static nokprobe_inline void tkp_record_fast(struct tkp_event *ev,
+					    struct trace_event_file *file,
+					    struct pt_regs *regs,
+					    unsigned long a, unsigned long b,
+					    const u8 *args, unsigned int body)
+{
+	struct trace_buffer *buffer = file->tr->array_buffer.buffer;
+	struct ring_buffer_event *event;
+	struct trace_entry *ent;
+
+	event = ring_buffer_lock_reserve(buffer, ev->hdr_size + body);
+	if (!event)
+		return;
+	ent = ring_buffer_event_data(event);
+	tracing_generic_entry_update(ent, ev->call.event.type,
+				     tkp_trace_ctx());
+	tkp_fill_hdr(ev, ent, a, b);
+	if (args)
+		memcpy((u8 *)ent + ev->hdr_size, args, body);
+	else if (body)
+		tkp_fetch_args(ev, regs, (u8 *)ent + ev->hdr_size);
+	trace_buffer_unlock_commit_nostack(buffer, event);
+}
+
+/*
+ * tkp_emit() for all but the common case: several trace instances, perf,
+ * strings, filters and triggers.  The arguments are fetched once, into
+ * staging buffer @slot, however many consumers there are.
+ */
+static noinline int tkp_emit_general(struct tkp_probe *tp,
+				     struct pt_regs *regs, unsigned long a,
+				     unsigned long b, unsigned int slot)
+{
+	struct tkp_event *ev = tp->ev;
 	struct tkp_files *files = rcu_dereference_sched(ev->files);
 	bool perf = READ_ONCE(ev->perf_on);
+	unsigned int i, body = ev->rec_size - ev->hdr_size;
 	struct trace_event_file *file;
-	struct trace_event_buffer fbuf;
-	unsigned int i, body = 0;
 	u8 *args = NULL;
-	void *rec;
 
 	if (!files && !perf)
 		return 0;
-	if (ev->rec_size > ev->hdr_size) {
-		args = this_cpu_ptr(tkp_scratch);
+	if (body) {
+		args = this_cpu_ptr(tkp_scratch) + slot * TKP_SCRATCH_SIZE;
 		body = tkp_fetch_args(ev, regs, args);
 	}
 	for (i = 0; files && i < files->nr; i++) {
 		file = READ_ONCE(files->file[i]);
-		if (!file || trace_trigger_soft_disabled(file))
+		if (!file)
 			continue;
-		rec = trace_event_buffer_reserve(&fbuf, file,
-						 ev->hdr_size + body);
-		if (!rec)
-			continue;
-		fbuf.regs = regs;
-		tkp_fill_hdr(ev, rec, a, b);
-		if (body)
-			memcpy(rec + ev->hdr_size, args, body);
-		trace_event_buffer_commit(&fbuf);
+		if (unlikely(tkp_file_slow(file)))
+			tkp_record_slow(ev, file, regs, a, b, args, body);
+		else
+			tkp_record_fast(ev, file, regs, a, b, args, body);
 	}
 	return perf ? tkp_perf(ev, regs, a, b, args, body) : 0;
+}
+NOKPROBE_SYMBOL(tkp_emit_general);
+
+/*
+ * Write one record per trace instance the event is enabled in, and pass
+ * the hit to perf/BPF when attached.  @a and @b are the probe's fields:
+ * the probed address, or the function and the return address.  The
+ * caller holds ftrace's recursion bit, whose number is @slot.  Returns 1
+ * when BPF moved the instruction pointer (see tkp_perf()).
+ */
+static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
+				    struct pt_regs *regs, unsigned long a,
+				    unsigned long b, unsigned int slot)
+{
+	struct tkp_event *ev = tp->ev;
+	struct tkp_files *files = rcu_dereference_sched(ev->files);
+	struct trace_event_file *file;
+
+	raw_cpu_inc(tp->stat->hit);
+	/*
+	 * The common case: one trace instance, a fixed-size record, whose
+	 * arguments are fetched right into it.
+	 */
+	if (likely(files && files->nr == 1 && !ev->dyn &&
+		   !READ_ONCE(ev->perf_on))) {
+		file = READ_ONCE(files->file[0]);
+		if (file && likely(!tkp_file_slow(file))) {
+			tkp_record_fast(ev, file, regs, a, b, NULL,
+					ev->rec_size - ev->hdr_size);
+			return 0;
+		}
+	}
+	return tkp_emit_general(tp, regs, a, b, slot);
+}
+
+/*
+ * tkp_emit() for a kprobe or a fentry return, which hold no recursion
+ * bit: the common case, which uses no staging buffer, needs none.  A
+ * probe the recording reaches records too, nested, as it would in an
+ * interrupt; it cannot recurse further because its own recording holds
+ * the bit.  The other cases take it first.
+ */
+static nokprobe_inline int tkp_emit_unlocked(struct tkp_probe *tp,
+					     struct pt_regs *regs,
+					     unsigned long a, unsigned long b)
+{
+	struct tkp_event *ev = tp->ev;
+	struct tkp_files *files = rcu_dereference_sched(ev->files);
+	struct trace_event_file *file;
+	int bit, ret;
+
+	if (likely(files && files->nr == 1 && !ev->dyn &&
+		   !READ_ONCE(ev->perf_on))) {
+		file = READ_ONCE(files->file[0]);
+		if (file && likely(!tkp_file_slow(file))) {
+			raw_cpu_inc(tp->stat->hit);
+			tkp_record_fast(ev, file, regs, a, b, NULL,
+					ev->rec_size - ev->hdr_size);
+			return 0;
+		}
+	}
+	bit = ftrace_test_recursion_trylock(a, b);
+	if (bit < 0) {
+		raw_cpu_inc(tp->stat->miss);
+		return 0;
+	}
+	raw_cpu_inc(tp->stat->hit);
+	ret = tkp_emit_general(tp, regs, a, b, bit - TRACE_FTRACE_START);
+	ftrace_test_recursion_unlock(bit);
+	return ret;
 }
 
 static int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct tkp_probe *tp = container_of(kp, struct tkp_probe, rp.kp);
 
-	raw_cpu_inc(*tp->nhit);
-	/* Non-zero only when BPF redirected execution. */
-	return tkp_emit(tp->ev, regs, (unsigned long)kp->addr, 0);
+	if (!tkp_emit_unlocked(tp, regs, (unsigned long)kp->addr, 0))
+		return 0;
+	/* BPF redirected execution: resume there, do not single-step. */
+	reset_current_kprobe();
+	return 1;
 }
 NOKPROBE_SYMBOL(tkp_entry_hit);
 
 static int tkp_return_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
-	struct tkp_probe *tp;
 
 	if (unlikely(!rp))
 		return 0;
-	tp = container_of(rp, struct tkp_probe, rp);
-	raw_cpu_inc(*tp->nhit);
-	tkp_emit(tp->ev, regs, (unsigned long)rp->kp.addr,
-		 get_kretprobe_retaddr(ri));
+	tkp_emit_unlocked(container_of(rp, struct tkp_probe, rp), regs,
+			  (unsigned long)rp->kp.addr, get_kretprobe_retaddr(ri));
 	return 0;
 }
 NOKPROBE_SYMBOL(tkp_return_hit);
+
+/*
+ * fentry places.  All of them share one ftrace_ops whose filter holds the
+ * functions with an armed place; its callback finds the site by address.
+ */
+#define TKP_SITE_BITS	10
+static DEFINE_HASHTABLE(tkp_sites, TKP_SITE_BITS);
+
+static nokprobe_inline struct tkp_site *tkp_site_find(unsigned long ip)
+{
+	struct tkp_site *site;
+
+	hash_for_each_possible_rcu_notrace(tkp_sites, site, hnode, ip)
+		if (site->ip == ip)
+			return site;
+	return NULL;
+}
+
+/*
+ * ftrace refused a nested call (the recording reached this function):
+ * charge a miss to every entry probe there.
+ */
+static noinline void tkp_fentry_missed(struct tkp_site *site)
+{
+	struct tkp_probe *tp;
+
+	list_for_each_entry_rcu(tp, &site->probes, site_link)
+		if (!tp->ev->is_return)
+			raw_cpu_inc(tp->stat->miss);
+}
+NOKPROBE_SYMBOL(tkp_fentry_missed);
+
+/*
+ * A return probe's entry half: take an instance and hook the return.  An
+ * empty pool is a miss; a pool three quarters in use asks for more.
+ */
+static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
+					  struct pt_regs *regs)
+{
+	struct tkp_pool *pool = tp->pool;
+	struct freelist_node *fn;
+	struct rethook_node *node;
+
+	/*
+	 * rethook_try_get() less its checks for a rethook being freed (a
+	 * pool goes only a grace period after its place was disarmed) and
+	 * for RCU watching (it does in ftrace callbacks).
+	 */
+	fn = freelist_try_get(&pool->rh->pool);
+	node = fn ? container_of(fn, struct rethook_node, freelist) : NULL;
+	if (unlikely(!node)) {
+		raw_cpu_inc(tp->stat->miss);
+		irq_work_queue(&pool->irq);
+		return;
+	}
+	rethook_hook(node, regs, true);
+	if (atomic_inc_return(&pool->busy) * 4 > READ_ONCE(pool->size) * 3)
+		irq_work_queue(&pool->irq);
+}
+
+/*
+ * Does @tp need every register (pt_regs as a kprobe gives it)?  Its
+ * arguments may say so, and so does perf/BPF, whose programs may read any
+ * register or move the instruction pointer (bpf_override_return).
+ */
+static nokprobe_inline bool tkp_needs_full(const struct tkp_probe *tp)
+{
+	return tp->ev->full_regs || READ_ONCE(tp->ev->perf_on);
+}
+
+/*
+ * The ftrace callback of both our ftrace_ops: @full says whether @regs
+ * has every register or only those ftrace saves for any callback.  While
+ * a site moves from one ops to the other both call here for a moment;
+ * the one the site is not served by yet, or any more, stands aside.
+ */
+static nokprobe_inline void tkp_fentry_common(unsigned long ip,
+					      unsigned long parent_ip,
+					      struct pt_regs *regs, bool full)
+{
+	struct tkp_site *site;
+	struct tkp_probe *tp;
+	unsigned long saved;
+	int bit = -1;
+
+	/*
+	 * Hooking a return records nothing and calls nothing traced: only
+	 * an entry probe needs the recursion bit, taken when first needed.
+	 */
+	preempt_disable_notrace();
+	site = tkp_site_find(ip);
+	if (!site || !regs || READ_ONCE(site->full) != full)
+		goto out;
+	/*
+	 * perf and BPF (only ever served with all registers) see them as a
+	 * kprobe on this function would show them: just past the int3.
+	 */
+	if (full) {
+		saved = instruction_pointer(regs);
+		instruction_pointer_set(regs, ip + INT3_INSN_SIZE);
+	}
+	list_for_each_entry_rcu(tp, &site->probes, site_link) {
+		if (!full && unlikely(tkp_needs_full(tp)))
+			continue;	/* until its site moves to all regs */
+		if (tp->ev->is_return) {
+			tkp_pool_hook(tp, regs);
+			continue;
+		}
+		if (bit < 0) {
+			bit = ftrace_test_recursion_trylock(ip, parent_ip);
+			if (bit < 0) {
+				tkp_fentry_missed(site);
+				break;
+			}
+		}
+		if (tkp_emit(tp, regs, ip, 0, bit - TRACE_FTRACE_START)) {
+			saved = instruction_pointer(regs);	/* BPF's */
+			break;
+		}
+	}
+	if (full)
+		instruction_pointer_set(regs, saved);
+	if (bit >= 0)
+		ftrace_test_recursion_unlock(bit);
+out:
+	preempt_enable_notrace();
+}
+
+static void tkp_fentry_hit(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+	tkp_fentry_common(ip, parent_ip, ftrace_get_regs(fregs), true);
+}
+NOKPROBE_SYMBOL(tkp_fentry_hit);
+
+#if defined(CONFIG_X86_64) && defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS)
+/*
+ * Without SAVE_REGS ftrace still saves the registers that pass arguments,
+ * ax, bp, ip and sp, in place in a struct pt_regs; the rest of it is not
+ * to be read (tkp_arg_partial_ok()).  Saving less costs less per hit.
+ */
+static void tkp_fentry_hit_args(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *ops,
+				struct ftrace_regs *fregs)
+{
+	tkp_fentry_common(ip, parent_ip, &fregs->regs, false);
+}
+NOKPROBE_SYMBOL(tkp_fentry_hit_args);
+#define TKP_HAVE_ARGS_OPS	1
+#else
+#define TKP_HAVE_ARGS_OPS	0
+#endif
+
+static void tkp_fentry_ret(struct rethook_node *node, void *data,
+			   struct pt_regs *regs)
+{
+	struct tkp_pool *pool = data;
+
+	atomic_dec(&pool->busy);
+	tkp_emit_unlocked(pool->tp, regs, pool->tp->addr, node->ret_addr);
+}
+NOKPROBE_SYMBOL(tkp_fentry_ret);
+
+/* Our two ftrace_ops: [0] with only argument registers, [1] with all. */
+struct tkp_fops {
+	struct ftrace_ops	ops;
+	unsigned int		nr;	/* sites in its filter */
+	bool			on;	/* registered with ftrace */
+};
+
+static struct tkp_fops tkp_fops[2] = {
+#if TKP_HAVE_ARGS_OPS
+	{ .ops = {
+		.func	= tkp_fentry_hit_args,
+	} },
+#else
+	{ },
+#endif
+	{ .ops = {
+		.func	= tkp_fentry_hit,
+		.flags	= FTRACE_OPS_FL_SAVE_REGS,
+	} },
+};
 
 /* ---------------------------------------------------------------------
  * The trace event: fields, text output, enable/disable.
@@ -1447,36 +1941,379 @@ static struct trace_event_functions tkp_event_funcs = {
 	.trace		= tkp_print,
 };
 
+/* ---------------------------------------------------------------------
+ * fentry places: arming, ftrace's filter, pools of return instances.
+ * All under event_mutex.
+ */
+
+static LIST_HEAD(tkp_dirty_sites);
+static struct task_struct *tkp_sync_task;	/* has tkp_sync_cb queued */
+
+static void tkp_site_dirty(struct tkp_site *site)
+{
+	if (list_empty(&site->dirty))
+		list_add_tail(&site->dirty, &tkp_dirty_sites);
+}
+
+static int tkp_site_arm(struct tkp_probe *tp)
+{
+	struct tkp_site *site = tkp_site_find(tp->addr);
+
+	if (!site) {
+		site = kzalloc(sizeof(*site), GFP_KERNEL);
+		if (!site)
+			return -ENOMEM;
+		site->ip = tp->addr;
+		INIT_LIST_HEAD(&site->probes);
+		INIT_LIST_HEAD(&site->dirty);
+		hash_add_rcu(tkp_sites, &site->hnode, site->ip);
+	}
+	list_add_tail_rcu(&tp->site_link, &site->probes);
+	tp->site = site;
+	tkp_site_dirty(site);
+	return 0;
+}
+
+static void tkp_site_disarm(struct tkp_probe *tp)
+{
+	struct tkp_site *site = tp->site;
+
+	if (!site)
+		return;
+	list_del_rcu(&tp->site_link);
+	tp->site = NULL;
+	tkp_site_dirty(site);
+}
+
+/* Is @site wanted at all, and by which ops (the index in tkp_fops)? */
+static int tkp_site_want(struct tkp_site *site)
+{
+	struct tkp_probe *tp;
+	int want = -1;
+
+	list_for_each_entry(tp, &site->probes, site_link) {
+		if (tkp_needs_full(tp) || !TKP_HAVE_ARGS_OPS)
+			return 1;
+		want = 0;
+	}
+	return want;
+}
+
+static int tkp_filter_add(struct tkp_fops *f, unsigned long *ips,
+			  unsigned int nr)
+{
+	int ret = ftrace_set_filter_ips(&f->ops, ips, nr, 0, 0);
+
+	if (!ret && !f->on) {
+		ret = register_ftrace_function(&f->ops);
+		if (ret)
+			ftrace_set_filter_ips(&f->ops, ips, nr, 1, 0);
+		else
+			f->on = true;
+	}
+	if (!ret)
+		f->nr += nr;
+	return ret;
+}
+
+static int tkp_filter_del(struct tkp_fops *f, unsigned long *ips,
+			  unsigned int nr)
+{
+	int ret;
+
+	if (nr == f->nr && f->on) {
+		/* An empty filter would mean every function: stop first. */
+		if (unregister_ftrace_function(&f->ops))
+			return -EBUSY;
+		f->on = false;
+	}
+	ret = ftrace_set_filter_ips(&f->ops, ips, nr, 1, 0);
+	/* ftrace forgets the functions of a module that went (-ENOENT). */
+	if (!ret || (ret == -ENOENT && nr == 1))
+		f->nr -= nr;
+	return ret == -ENOENT && nr == 1 ? 0 : ret;
+}
+
 /*
- * Arm the kprobe when the event gets its first user, disarm it after the
- * last.  Callers hold event_mutex.
+ * Bring our ops' filters in line with the armed sites: one ftrace update
+ * (a walk over every function of the kernel) per ops for all additions,
+ * and one for all removals.  A site that changes ops is added to the new
+ * one before it leaves the old, and switches in between, so that it is
+ * served all along, once.  What fails stays on the dirty list.
+ */
+static void tkp_fentry_sync(void)
+{
+	struct tkp_site *site, *n;
+	unsigned int nr = 0, cnt;
+	unsigned long *ips;
+	int i, want, ret;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(site, &tkp_dirty_sites, dirty)
+		nr++;
+	if (!nr)
+		return;
+	ips = kmalloc_array(nr, sizeof(*ips), GFP_KERNEL);
+	if (!ips)
+		return;
+
+	for (i = 0; i < 2; i++) {
+		cnt = 0;
+		list_for_each_entry(site, &tkp_dirty_sites, dirty)
+			if (tkp_site_want(site) == i && !site->in[i])
+				ips[cnt++] = site->ip;
+		if (!cnt)
+			continue;
+		ret = tkp_filter_add(&tkp_fops[i], ips, cnt);
+		if (ret) {
+			pr_warn_ratelimited("cannot hook %u functions: %d\n",
+					    cnt, ret);
+			continue;
+		}
+		list_for_each_entry(site, &tkp_dirty_sites, dirty)
+			if (tkp_site_want(site) == i)
+				site->in[i] = true;
+	}
+
+	list_for_each_entry(site, &tkp_dirty_sites, dirty) {
+		want = tkp_site_want(site);
+		if (want >= 0 && site->in[want])
+			WRITE_ONCE(site->full, want);
+	}
+
+	for (i = 0; i < 2; i++) {
+		cnt = 0;
+		list_for_each_entry(site, &tkp_dirty_sites, dirty)
+			if (site->in[i] && tkp_site_want(site) != i &&
+			    site->full != i)
+				ips[cnt++] = site->ip;
+		if (!cnt)
+			continue;
+		ret = tkp_filter_del(&tkp_fops[i], ips, cnt);
+		list_for_each_entry(site, &tkp_dirty_sites, dirty) {
+			if (!site->in[i] || tkp_site_want(site) == i ||
+			    site->full == i)
+				continue;
+			/* One at a time if the batch failed. */
+			if (ret && tkp_filter_del(&tkp_fops[i], &site->ip, 1))
+				continue;
+			site->in[i] = false;
+		}
+	}
+	kfree(ips);
+
+	list_for_each_entry_safe(site, n, &tkp_dirty_sites, dirty) {
+		want = tkp_site_want(site);
+		if (site->in[0] != (want == 0) || site->in[1] != (want == 1))
+			continue;
+		list_del_init(&site->dirty);
+		if (want < 0) {
+			hash_del_rcu(&site->hnode);
+			kfree_rcu(site, rcu);
+		}
+	}
+}
+
+static void tkp_sync_cb(struct callback_head *cb)
+{
+	kfree(cb);
+	mutex_lock(&event_mutex);
+	if (tkp_sync_task == current)
+		tkp_sync_task = NULL;
+	tkp_fentry_sync();
+	mutex_unlock(&event_mutex);
+}
+
+/*
+ * Apply the arming and disarming done so far.  An ftrace update costs a
+ * walk over every function of the kernel, so the changes one system call
+ * makes (enabling a whole group of events, say) are applied together, as
+ * the caller returns to user space: before it can see the write's result.
+ * Callers that will not return to user space get them at once.
+ */
+static void tkp_fentry_commit(void)
+{
+	struct callback_head *cb;
+
+	lockdep_assert_held(&event_mutex);
+	if (list_empty(&tkp_dirty_sites) || tkp_sync_task == current)
+		return;
+	if (system_state == SYSTEM_RUNNING &&
+	    !(current->flags & (PF_KTHREAD | PF_IO_WORKER | PF_EXITING))) {
+		cb = kmalloc(sizeof(*cb), GFP_KERNEL);
+		if (cb) {
+			init_task_work(cb, tkp_sync_cb);
+			if (!task_work_add(current, cb, TWA_RESUME)) {
+				tkp_sync_task = current;
+				return;
+			}
+			kfree(cb);
+		}
+	}
+	tkp_fentry_sync();
+}
+
+/*
+ * Return instances.  A pool starts with MAXACTIVE instances (or
+ * TKP_POOL_DEFAULT) and, when three quarters are out (tasks sleeping in
+ * the function, say), grows fourfold from a workqueue, up to
+ * TKP_POOL_MAX.  Only a return that finds the pool empty is missed.
+ */
+#define TKP_POOL_DEFAULT	64
+#define TKP_POOL_MAX		16384
+
+struct tkp_rnode {
+	struct rethook_node	node;
+};
+
+static void tkp_pool_grow(struct work_struct *work)
+{
+	struct tkp_pool *pool = container_of(work, struct tkp_pool, grow);
+	unsigned int i, n = min(pool->size * 3, TKP_POOL_MAX - pool->size);
+	struct tkp_rnode *rn;
+
+	for (i = 0; i < n; i++) {
+		rn = kzalloc(pool->node_size, GFP_KERNEL);
+		if (!rn)
+			break;
+		rethook_add_node(pool->rh, &rn->node);
+	}
+	WRITE_ONCE(pool->size, pool->size + i);
+}
+
+static void tkp_pool_irq(struct irq_work *irq)
+{
+	schedule_work(&container_of(irq, struct tkp_pool, irq)->grow);
+}
+
+static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
+{
+	struct tkp_pool *pool;
+	struct tkp_rnode *rn;
+	unsigned int i;
+
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	if (!pool)
+		return NULL;
+	pool->rh = rethook_alloc(pool, tkp_fentry_ret);
+	if (!pool->rh) {
+		kfree(pool);
+		return NULL;
+	}
+	pool->tp = tp;
+	pool->node_size = sizeof(*rn);
+	init_irq_work(&pool->irq, tkp_pool_irq);
+	INIT_WORK(&pool->grow, tkp_pool_grow);
+	for (i = 0; i < nr; i++) {
+		rn = kzalloc(pool->node_size, GFP_KERNEL);
+		if (!rn) {
+			rethook_free(pool->rh);
+			kfree(pool);
+			return NULL;
+		}
+		rethook_add_node(pool->rh, &rn->node);
+	}
+	pool->size = nr;
+	return pool;
+}
+
+/*
+ * No entry hook may run any more (disarmed, and a grace period since).
+ * Instances still out come back to a rethook without a handler and are
+ * freed; a return handler still running is done after a grace period.
+ */
+static void tkp_pool_free(struct tkp_pool *pool)
+{
+	if (!pool)
+		return;
+	irq_work_sync(&pool->irq);
+	cancel_work_sync(&pool->grow);
+	rethook_free(pool->rh);
+	kfree_rcu(pool, rcu);
+}
+
+/*
+ * Put @tp on ftrace if its place is the entry of a function ftrace can
+ * patch and kprobes would accept.  Returns 0 when it did, 1 when @tp
+ * needs a kprobe instead, or an error.  perf's private probes stay on
+ * kprobes, where BPF expects them (bpf_get_func_ip, say).
+ */
+static int tkp_fentry_register(struct tkp_probe *tp)
+{
+	unsigned long addr = (unsigned long)tp->rp.kp.addr;
+
+	if (tp->ev->local)
+		return 1;
+	if (!addr && tp->symbol) {
+		addr = kallsyms_lookup_name(tp->symbol);
+		if (addr)
+			addr += tp->offset;
+	}
+	if (!addr || ftrace_location(addr) != addr ||
+	    within_kprobe_blacklist(addr))
+		return 1;
+	if (tp->ev->is_return && !tp->pool) {
+		tp->pool = tkp_pool_alloc(tp, tp->maxactive ?: TKP_POOL_DEFAULT);
+		if (!tp->pool)
+			return -ENOMEM;
+	}
+	tp->addr = addr;
+	tp->fentry = true;
+	tp->registered = true;
+	return 0;
+}
+
+/*
+ * Arm the places when the event gets its first user, disarm them after
+ * the last.  Callers hold event_mutex.
  */
 static int tkp_arm(struct tkp_event *ev, bool on)
 {
 	struct tkp_probe *tp;
-	int ret;
+	int ret = 0;
 
 	list_for_each_entry(tp, &ev->probes, sibling) {
 		/*
 		 * A place in a module not loaded now is armed on its load;
 		 * one whose text is gone (module init code) stays off.
 		 */
-		if (!tp->registered || kprobe_gone(&tp->rp.kp))
+		if (!tp->registered)
 			continue;
-		if (!on) {
-			disable_kprobe(&tp->rp.kp);
-			continue;
+		if (tp->fentry) {
+			if (!on)
+				tkp_site_disarm(tp);
+			else if (!tp->site)
+				ret = tkp_site_arm(tp);
+		} else if (!kprobe_gone(&tp->rp.kp)) {
+			if (!on)
+				disable_kprobe(&tp->rp.kp);
+			else
+				ret = enable_kprobe(&tp->rp.kp);
 		}
-		ret = enable_kprobe(&tp->rp.kp);
-		if (ret) {
-			list_for_each_entry_continue_reverse(tp, &ev->probes,
-							     sibling)
-				if (tp->registered)
-					disable_kprobe(&tp->rp.kp);
-			return ret;
+		if (ret)
+			break;
+	}
+	if (ret) {
+		list_for_each_entry_continue_reverse(tp, &ev->probes, sibling) {
+			if (!tp->registered)
+				continue;
+			if (tp->fentry)
+				tkp_site_disarm(tp);
+			else if (!kprobe_gone(&tp->rp.kp))
+				disable_kprobe(&tp->rp.kp);
 		}
 	}
-	return 0;
+	if (on && !ret)
+		ev->used = true;
+	tkp_fentry_commit();
+	return ret;
+}
+
+/* The event lost its last user: remember when, see tkp_forget(). */
+static void tkp_quiet(struct tkp_event *ev)
+{
+	if (!rcu_access_pointer(ev->files) && !ev->perf_on)
+		ev->quiet_gp = get_state_synchronize_rcu();
 }
 
 static unsigned int tkp_files_live(const struct tkp_files *files)
@@ -1556,18 +2393,30 @@ static int tkp_file_del(struct tkp_event *ev, struct trace_event_file *file)
 	}
 	rcu_assign_pointer(ev->files, new);
 	kfree_rcu(old, rcu);
+	tkp_quiet(ev);
 	return 0;
 }
 
 /* perf's first user arrives or its last leaves; under event_mutex. */
 static int tkp_perf_attach(struct tkp_event *ev, bool on)
 {
+	struct tkp_probe *tp;
 	int ret = 0;
 
-	if (!rcu_access_pointer(ev->files))
+	/* Set first: it decides which ftrace_ops serves the places. */
+	WRITE_ONCE(ev->perf_on, on);
+	if (!rcu_access_pointer(ev->files)) {
 		ret = tkp_arm(ev, on);
-	if (!ret)
-		WRITE_ONCE(ev->perf_on, on);
+	} else {
+		list_for_each_entry(tp, &ev->probes, sibling)
+			if (tp->site)
+				tkp_site_dirty(tp->site);
+		tkp_fentry_commit();
+	}
+	if (ret)
+		WRITE_ONCE(ev->perf_on, !on);
+	if (!on)
+		tkp_quiet(ev);
 	return ret;
 }
 
@@ -1597,7 +2446,8 @@ static void tkp_free_probe(struct tkp_probe *tp)
 {
 	if (!tp)
 		return;
-	free_percpu(tp->nhit);
+	tkp_pool_free(tp->pool);
+	free_percpu(tp->stat);
 	kfree(tp->symbol);
 	kfree(tp);
 }
@@ -1715,10 +2565,10 @@ static struct tkp_probe *tkp_alloc_probe(const struct tkp_spec *spec)
 	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
 	if (!tp)
 		return NULL;
-	tp->nhit = alloc_percpu(unsigned long);
+	tp->stat = alloc_percpu(struct tkp_stat);
 	if (spec->symbol[0])
 		tp->symbol = kstrdup(spec->symbol, GFP_KERNEL);
-	if (!tp->nhit || (spec->symbol[0] && !tp->symbol)) {
+	if (!tp->stat || (spec->symbol[0] && !tp->symbol)) {
 		tkp_free_probe(tp);
 		return NULL;
 	}
@@ -1747,6 +2597,7 @@ static struct tkp_probe *tkp_alloc_probe(const struct tkp_spec *spec)
 	}
 	dyn_event_init(&tp->devent, &tkp_dyn_ops);
 	INIT_LIST_HEAD(&tp->sibling);
+	INIT_LIST_HEAD(&tp->site_link);
 	return tp;
 }
 
@@ -1754,6 +2605,7 @@ static struct tkp_probe *tkp_alloc_probe(const struct tkp_spec *spec)
 static struct tkp_event *tkp_alloc_event(struct tkp_spec *spec)
 {
 	struct tkp_event *ev;
+	int i;
 
 	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
 	if (!ev)
@@ -1767,6 +2619,10 @@ static struct tkp_event *tkp_alloc_event(struct tkp_spec *spec)
 					 sizeof(struct tkp_entry_rec);
 	ev->rec_size = spec->rec_size;
 	ev->fault_off = spec->fault_off;
+	for (i = 0; i < ev->nargs; i++) {
+		ev->dyn |= ev->args[i].kind == TKP_K_STRING;
+		ev->full_regs |= !tkp_arg_partial_ok(&ev->args[i]);
+	}
 	ev->class.system = kstrdup(spec->group, GFP_KERNEL);
 	ev->call.name = spec->event[0] ? kstrdup(spec->event, GFP_KERNEL) :
 					 tkp_auto_name(spec);
@@ -1830,10 +2686,44 @@ static int tkp_kprobe_register(struct tkp_probe *tp, bool is_return)
 	return ret;
 }
 
+/* Make @tp's place live, on ftrace if it can be, else as a kprobe. */
+static int tkp_place_register(struct tkp_probe *tp)
+{
+	int ret = tkp_fentry_register(tp);
+
+	if (ret <= 0)
+		return ret;
+	return tkp_kprobe_register(tp, tp->ev->is_return);
+}
+
+/* Arm one more place of an event already in use. */
+static int tkp_place_arm(struct tkp_probe *tp)
+{
+	int ret;
+
+	if (!tp->registered)
+		return 0;
+	if (tp->fentry) {
+		ret = tp->site ? 0 : tkp_site_arm(tp);
+		tkp_fentry_commit();
+		return ret;
+	}
+	return kprobe_gone(&tp->rp.kp) ? 0 : enable_kprobe(&tp->rp.kp);
+}
+
+/*
+ * Disarm and unregister @tp's place.  A fentry place keeps its pool, for
+ * its module's next load; a handler may still be running on it.
+ */
 static void tkp_kprobe_unregister(struct tkp_probe *tp)
 {
 	if (!tp->registered)
 		return;
+	if (tp->fentry) {
+		tkp_site_disarm(tp);
+		tp->registered = false;
+		return;
+	}
 	if (tp->ev->is_return)
 		unregister_kretprobe(&tp->rp);
 	else
@@ -1996,7 +2886,7 @@ static int tkp_register(struct tkp_probe *tp, struct tkp_spec *spec,
 		goto free_event;
 	}
 	/* On a module not loaded yet, the place waits for the module. */
-	ret = tkp_module_absent(tp) ? 0 : tkp_kprobe_register(tp, ev->is_return);
+	ret = tkp_module_absent(tp) ? 0 : tkp_place_register(tp);
 	if (ret) {
 		*err = tkp_reg_err(ret);
 		goto free_event;
@@ -2015,9 +2905,8 @@ static int tkp_register(struct tkp_probe *tp, struct tkp_spec *spec,
 		}
 	} else {
 		/* Joining an event in use: this place fires at once too. */
-		if (tp->registered && !kprobe_gone(&tp->rp.kp) &&
-		    (rcu_access_pointer(ev->files) || ev->perf_on)) {
-			ret = enable_kprobe(&tp->rp.kp);
+		if (rcu_access_pointer(ev->files) || ev->perf_on) {
+			ret = tkp_place_arm(tp);
 			if (ret)
 				goto unreg_kprobe;
 		}
@@ -2042,11 +2931,24 @@ out:
  * Removal.
  */
 
+static void tkp_free_probe_rcu(struct rcu_head *head)
+{
+	tkp_free_probe(container_of(head, struct tkp_probe, rcu));
+}
+
+static void tkp_free_event_rcu(struct rcu_head *head)
+{
+	tkp_free_event(container_of(head, struct tkp_event, rcu));
+}
+
 /*
- * Forget @tp, whose kprobe is unregistered; with the event's last place
- * goes the event.  Only after the kprobe is gone is no handler left that
- * could be writing to one of the event's files, which removing the event
- * frees.
+ * Forget @tp, whose place is unregistered; with the event's last place
+ * goes the event.  A kprobe's unregistration waited for its handlers; a
+ * fentry place's handlers are done one grace period after the event lost
+ * its last user, and only that makes it safe to remove the trace event,
+ * whose files a handler may have been writing to.  Most of the time that
+ * grace period is long past.  Return handlers may run until the pool is
+ * gone, so the memory goes after one more (call_rcu, not waited for).
  */
 static void tkp_forget(struct tkp_probe *tp)
 {
@@ -2054,10 +2956,14 @@ static void tkp_forget(struct tkp_probe *tp)
 
 	dyn_event_remove(&tp->devent);
 	list_del(&tp->sibling);
-	tkp_free_probe(tp);
+	if (ev->used)
+		cond_synchronize_rcu(ev->quiet_gp);
+	tkp_pool_free(tp->pool);
+	tp->pool = NULL;
+	call_rcu(&tp->rcu, tkp_free_probe_rcu);
 	if (list_empty(&ev->probes)) {
 		WARN_ON(trace_remove_event_call(&ev->call));
-		tkp_free_event(ev);
+		call_rcu(&ev->rcu, tkp_free_event_rcu);
 	}
 }
 
@@ -2112,7 +3018,9 @@ static int tkp_remove_all(void)
 		if (!is_tkp(pos) || !to_tkp(pos)->registered)
 			continue;
 		tp = to_tkp(pos);
-		if (tp->ev->is_return)
+		if (tp->fentry)
+			tkp_kprobe_unregister(tp);	/* no waiting */
+		else if (tp->ev->is_return)
 			rps[nrp++] = &tp->rp;
 		else
 			kps[nk++] = &tp->rp.kp;
@@ -2371,7 +3279,7 @@ static unsigned long tkp_hits(struct tkp_probe *tp)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += *per_cpu_ptr(tp->nhit, cpu);
+		sum += per_cpu_ptr(tp->stat, cpu)->hit;
 	return sum;
 }
 
@@ -2380,6 +3288,7 @@ static int tkp_profile_show(struct seq_file *m, void *v)
 	struct dyn_event *ev = v;
 	struct tkp_probe *tp;
 	unsigned long missed;
+	int cpu;
 
 	if (!is_tkp(ev))
 		return 0;
@@ -2387,6 +3296,8 @@ static int tkp_profile_show(struct seq_file *m, void *v)
 	missed = tp->rp.kp.nmissed;
 	if (tp->ev->is_return)
 		missed += tp->rp.nmissed;
+	for_each_possible_cpu(cpu)
+		missed += per_cpu_ptr(tp->stat, cpu)->miss;
 	seq_printf(m, "  %-44s %15lu %15lu\n", tkp_event(tp), tkp_hits(tp),
 		   missed);
 	return 0;
@@ -2446,6 +3357,8 @@ bool trace_kprobe_on_func_entry(struct trace_event_call *call)
 
 	if (!tp || !tp->registered)
 		return false;
+	if (tp->fentry)
+		return true;
 	return !kprobe_on_func_entry(tp->rp.kp.addr, NULL, 0);
 }
 
@@ -2462,7 +3375,8 @@ bool trace_kprobe_error_injectable(struct trace_event_call *call)
 
 	if (!tp || !tp->registered)
 		return false;
-	return within_error_injection_list((unsigned long)tp->rp.kp.addr);
+	return within_error_injection_list(tp->fentry ? tp->addr :
+					   (unsigned long)tp->rp.kp.addr);
 }
 
 #ifdef CONFIG_PERF_EVENTS
@@ -2766,6 +3680,7 @@ static int tkp_module_notify(struct notifier_block *nb, unsigned long val,
 	size_t len = strlen(mod->name);
 	struct dyn_event *pos;
 	struct tkp_probe *tp;
+	bool gone = false;
 
 	if (val != MODULE_STATE_COMING && val != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
@@ -2779,6 +3694,7 @@ static int tkp_module_notify(struct notifier_block *nb, unsigned long val,
 		    tp->symbol[len] != ':')
 			continue;
 		if (val == MODULE_STATE_GOING) {
+			gone |= tp->fentry && tp->site;
 			tkp_kprobe_unregister(tp);
 			continue;
 		}
@@ -2786,13 +3702,19 @@ static int tkp_module_notify(struct notifier_block *nb, unsigned long val,
 			continue;
 		tp->rp.kp.addr = NULL;
 		tp->rp.kp.flags = KPROBE_FLAG_DISABLED;
-		if (tkp_kprobe_register(tp, tp->ev->is_return))
+		tp->fentry = false;
+		if (tkp_place_register(tp))
 			pr_warn("cannot probe %s in module %s\n", tp->symbol,
 				mod->name);
 		else if (rcu_access_pointer(tp->ev->files) || tp->ev->perf_on)
-			enable_kprobe(&tp->rp.kp);
+			tkp_place_arm(tp);
 	}
+	/* The module's code runs from now on, or is about to go: no delay. */
+	tkp_fentry_sync();
 	mutex_unlock(&event_mutex);
+	/* Its places may come back elsewhere: let their handlers finish. */
+	if (gone)
+		synchronize_rcu();
 	return NOTIFY_DONE;
 }
 
@@ -2810,7 +3732,8 @@ static __init int tkp_init_early(void)
 {
 	int ret;
 
-	tkp_scratch = __alloc_percpu(TKP_SCRATCH_SIZE, sizeof(u64));
+	tkp_scratch = __alloc_percpu(TKP_SLOTS * TKP_SCRATCH_SIZE,
+				     sizeof(u64));
 	if (!tkp_scratch)
 		return -ENOMEM;
 	ret = dyn_event_register(&tkp_dyn_ops);
