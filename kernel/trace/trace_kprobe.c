@@ -56,6 +56,7 @@
 #include <linux/workqueue.h>
 
 #include <asm/setup.h>
+#include <asm/word-at-a-time.h>
 
 #include "trace.h"
 #include "trace_dynevent.h"
@@ -335,6 +336,12 @@ struct tkp_event {
 	struct rcu_head			rcu;
 };
 
+/* The kprobe or kretprobe of a place that is not on ftrace. */
+struct tkp_kp {
+	struct kretprobe		rp;	/* rp.kp alone for entry probes */
+	struct tkp_probe		*tp;
+};
+
 /* Hits and misses of one place, per CPU: the columns of kprobe_profile. */
 struct tkp_stat {
 	unsigned long			hit;
@@ -349,7 +356,7 @@ struct tkp_stat {
  */
 struct tkp_probe {
 	struct dyn_event		devent;	/* on dyn_event_list */
-	struct kretprobe		rp;	/* rp.kp alone for entry probes */
+	struct tkp_kp			*kp;	/* registered as a kprobe */
 	struct tkp_event		*ev;
 	struct list_head		sibling;	/* on ev->probes */
 	bool				registered;	/* place is live */
@@ -358,9 +365,10 @@ struct tkp_probe {
 	char				*symbol;	/* NULL: address probe */
 	long				offset;
 	struct tkp_stat __percpu	*stat;
+	unsigned long			place;	/* address as written, or 0 */
+	unsigned long			addr;	/* where it is, while live */
 
 	/* fentry places only. */
-	unsigned long			addr;		/* the function */
 	struct tkp_site			*site;		/* while armed */
 	struct list_head		site_link;	/* on site->probes */
 	struct tkp_pool			*pool;		/* return probes */
@@ -1163,13 +1171,86 @@ static nokprobe_inline bool tkp_is_user(unsigned long addr, bool user)
 		addr < TASK_SIZE);
 }
 
+/*
+ * copy_from_kernel_nofault() of one word, in line: a dereference in a
+ * fetch argument is mostly that.
+ */
+static nokprobe_inline bool tkp_kload_word(unsigned long *dst,
+					   unsigned long addr)
+{
+	if (!copy_from_kernel_nofault_allowed((void *)addr, sizeof(*dst)))
+		return false;
+	pagefault_disable();
+	__get_kernel_nofault(dst, (void *)addr, unsigned long, fault);
+	pagefault_enable();
+	return true;
+fault:
+	pagefault_enable();
+	return false;
+}
+
 /* Read @size bytes at @addr of kernel or user memory; false on a fault. */
 static nokprobe_inline bool tkp_load(void *dst, unsigned long addr,
 				     size_t size, bool user)
 {
 	if (tkp_is_user(addr, user))
 		return !copy_from_user_nofault(dst, (void __user *)addr, size);
+	if (size == sizeof(unsigned long))
+		return tkp_kload_word(dst, addr);
 	return !copy_from_kernel_nofault(dst, (void *)addr, size);
+}
+
+/*
+ * strncpy_from_kernel_nofault() a word at a time once @src is aligned:
+ * an aligned word never straddles a page, so reading the bytes after the
+ * NUL in its word is safe.  Returns the length with the NUL (@room if
+ * cut short, which ends with a NUL too), or an error.
+ */
+static nokprobe_inline long tkp_kstrncpy(char *dst, unsigned long src,
+					 long room)
+{
+#ifdef CONFIG_DCACHE_WORD_ACCESS
+	const struct word_at_a_time zero = WORD_AT_A_TIME_CONSTANTS;
+	unsigned long w, bits;
+	long n = 0;
+
+	if (room <= 0)
+		return 0;
+	if (!copy_from_kernel_nofault_allowed((void *)src, room))
+		return -ERANGE;
+	pagefault_disable();
+	for (; n < room && ((src + n) & (sizeof(w) - 1)); n++) {
+		__get_kernel_nofault(dst + n, (void *)(src + n), u8, fault);
+		if (!dst[n])
+			goto done;
+	}
+	for (; n + (long)sizeof(w) <= room; n += sizeof(w)) {
+		__get_kernel_nofault(&w, (void *)(src + n), unsigned long,
+				     fault);
+		*(unsigned long *)(dst + n) = w;
+		if (has_zero(w, &bits, &zero)) {
+			bits = create_zero_mask(prep_zero_mask(w, bits, &zero));
+			n += find_zero(bits);
+			goto done;
+		}
+	}
+	for (; n < room; n++) {
+		__get_kernel_nofault(dst + n, (void *)(src + n), u8, fault);
+		if (!dst[n])
+			goto done;
+	}
+	n = room - 1;
+done:
+	pagefault_enable();
+	dst[n] = '\0';
+	return n + 1;
+fault:
+	pagefault_enable();
+	dst[0] = '\0';
+	return -EFAULT;
+#else
+	return strncpy_from_kernel_nofault(dst, (void *)src, room);
+#endif
 }
 
 static nokprobe_inline unsigned long tkp_source(const struct tkp_arg *a,
@@ -1276,7 +1357,7 @@ static nokprobe_inline int tkp_fetch_string(const struct tkp_arg *a,
 	if (tkp_is_user(addr, a->user & BIT(a->ndrf - 1)))
 		len = strncpy_from_user_nofault(dst, (void __user *)addr, room);
 	else
-		len = strncpy_from_kernel_nofault(dst, (void *)addr, room);
+		len = tkp_kstrncpy(dst, addr, room);
 	return len > 0 ? len : 0;
 }
 
@@ -1601,7 +1682,7 @@ static nokprobe_inline int tkp_emit_unlocked(struct tkp_probe *tp,
 
 static int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct tkp_probe *tp = container_of(kp, struct tkp_probe, rp.kp);
+	struct tkp_probe *tp = container_of(kp, struct tkp_kp, rp.kp)->tp;
 
 	if (!tkp_emit_unlocked(tp, regs, (unsigned long)kp->addr, 0))
 		return 0;
@@ -1617,7 +1698,7 @@ static int tkp_return_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (unlikely(!rp))
 		return 0;
-	tkp_emit_unlocked(container_of(rp, struct tkp_probe, rp), regs,
+	tkp_emit_unlocked(container_of(rp, struct tkp_kp, rp)->tp, regs,
 			  (unsigned long)rp->kp.addr, get_kretprobe_retaddr(ri));
 	return 0;
 }
@@ -2240,7 +2321,7 @@ static void tkp_pool_free(struct tkp_pool *pool)
  */
 static int tkp_fentry_register(struct tkp_probe *tp)
 {
-	unsigned long addr = (unsigned long)tp->rp.kp.addr;
+	unsigned long addr = tp->place;
 
 	if (tp->ev->local)
 		return 1;
@@ -2284,11 +2365,11 @@ static int tkp_arm(struct tkp_event *ev, bool on)
 				tkp_site_disarm(tp);
 			else if (!tp->site)
 				ret = tkp_site_arm(tp);
-		} else if (!kprobe_gone(&tp->rp.kp)) {
+		} else if (!kprobe_gone(&tp->kp->rp.kp)) {
 			if (!on)
-				disable_kprobe(&tp->rp.kp);
+				disable_kprobe(&tp->kp->rp.kp);
 			else
-				ret = enable_kprobe(&tp->rp.kp);
+				ret = enable_kprobe(&tp->kp->rp.kp);
 		}
 		if (ret)
 			break;
@@ -2299,8 +2380,8 @@ static int tkp_arm(struct tkp_event *ev, bool on)
 				continue;
 			if (tp->fentry)
 				tkp_site_disarm(tp);
-			else if (!kprobe_gone(&tp->rp.kp))
-				disable_kprobe(&tp->rp.kp);
+			else if (!kprobe_gone(&tp->kp->rp.kp))
+				disable_kprobe(&tp->kp->rp.kp);
 		}
 	}
 	if (on && !ret)
@@ -2447,6 +2528,7 @@ static void tkp_free_probe(struct tkp_probe *tp)
 	if (!tp)
 		return;
 	tkp_pool_free(tp->pool);
+	kfree(tp->kp);
 	free_percpu(tp->stat);
 	kfree(tp->symbol);
 	kfree(tp);
@@ -2574,27 +2656,15 @@ static struct tkp_probe *tkp_alloc_probe(const struct tkp_spec *spec)
 	}
 
 	tp->offset = spec->offset;
-	base = 0;
-	if (tp->symbol && spec->offset < 0)
-		base = kallsyms_lookup_name(tp->symbol);
-	if (base) {
+	if (!tp->symbol) {
+		tp->place = spec->addr;
+	} else if (spec->offset < 0) {
 		/* kprobes takes no negative offset: give it the address. */
-		tp->rp.kp.addr = (kprobe_opcode_t *)(base + spec->offset);
-	} else if (tp->symbol) {
-		tp->rp.kp.symbol_name = tp->symbol;
-		tp->rp.kp.offset = spec->offset;
-	} else {
-		tp->rp.kp.addr = (kprobe_opcode_t *)spec->addr;
+		base = kallsyms_lookup_name(tp->symbol);
+		if (base)
+			tp->place = base + spec->offset;
 	}
-	/* Registered disarmed; the event's first user arms it. */
-	tp->rp.kp.flags = KPROBE_FLAG_DISABLED;
-	if (spec->is_return) {
-		tp->rp.handler = tkp_return_hit;
-		tp->rp.maxactive = spec->maxactive;
-		tp->maxactive = spec->maxactive;
-	} else {
-		tp->rp.kp.pre_handler = tkp_entry_hit;
-	}
+	tp->maxactive = spec->maxactive;
 	dyn_event_init(&tp->devent, &tkp_dyn_ops);
 	INIT_LIST_HEAD(&tp->sibling);
 	INIT_LIST_HEAD(&tp->site_link);
@@ -2677,13 +2747,37 @@ static enum tkp_err tkp_reg_err(int err)
 
 static int tkp_kprobe_register(struct tkp_probe *tp, bool is_return)
 {
+	struct tkp_kp *k;
 	int ret;
 
-	ret = is_return ? register_kretprobe(&tp->rp) :
-			  register_kprobe(&tp->rp.kp);
-	if (!ret)
-		tp->registered = true;
-	return ret;
+	k = kzalloc(sizeof(*k), GFP_KERNEL);
+	if (!k)
+		return -ENOMEM;
+	k->tp = tp;
+	if (tp->place) {
+		k->rp.kp.addr = (kprobe_opcode_t *)tp->place;
+	} else {
+		k->rp.kp.symbol_name = tp->symbol;
+		k->rp.kp.offset = tp->offset;
+	}
+	/* Registered disarmed; the event's first user arms it. */
+	k->rp.kp.flags = KPROBE_FLAG_DISABLED;
+	if (is_return) {
+		k->rp.handler = tkp_return_hit;
+		k->rp.maxactive = tp->maxactive;
+		ret = register_kretprobe(&k->rp);
+	} else {
+		k->rp.kp.pre_handler = tkp_entry_hit;
+		ret = register_kprobe(&k->rp.kp);
+	}
+	if (ret) {
+		kfree(k);
+		return ret;
+	}
+	tp->kp = k;
+	tp->addr = (unsigned long)k->rp.kp.addr;
+	tp->registered = true;
+	return 0;
 }
 
 /* Make @tp's place live, on ftrace if it can be, else as a kprobe. */
@@ -2708,7 +2802,7 @@ static int tkp_place_arm(struct tkp_probe *tp)
 		tkp_fentry_commit();
 		return ret;
 	}
-	return kprobe_gone(&tp->rp.kp) ? 0 : enable_kprobe(&tp->rp.kp);
+	return kprobe_gone(&tp->kp->rp.kp) ? 0 : enable_kprobe(&tp->kp->rp.kp);
 }
 
 /*
@@ -2725,9 +2819,12 @@ static void tkp_kprobe_unregister(struct tkp_probe *tp)
 		return;
 	}
 	if (tp->ev->is_return)
-		unregister_kretprobe(&tp->rp);
+		unregister_kretprobe(&tp->kp->rp);
 	else
-		unregister_kprobe(&tp->rp.kp);
+		unregister_kprobe(&tp->kp->rp.kp);
+	kfree(tp->kp);
+	tp->kp = NULL;
+	tp->addr = 0;
 	tp->registered = false;
 }
 
@@ -2798,7 +2895,7 @@ static bool tkp_same_place(const struct tkp_probe *tp,
 {
 	if (!tp->symbol)
 		return !spec->symbol[0] &&
-		       (unsigned long)tp->rp.kp.addr == spec->addr;
+		       tp->place == spec->addr;
 	return !strcmp(tp->symbol, spec->symbol) && tp->offset == spec->offset;
 }
 
@@ -2989,6 +3086,7 @@ static int tkp_remove_all(void)
 	struct dyn_event *pos, *n;
 	struct tkp_probe *tp;
 	int nr = 0, nk = 0, nrp = 0;
+	bool used = false;
 	int ret = 0;
 
 	mutex_lock(&event_mutex);
@@ -2999,6 +3097,7 @@ static int tkp_remove_all(void)
 			ret = -EBUSY;
 			goto out;
 		}
+		used |= to_tkp(pos)->ev->used;	/* see tkp_delete() */
 		nr++;
 	}
 	if (!nr)
@@ -3021,9 +3120,9 @@ static int tkp_remove_all(void)
 		if (tp->fentry)
 			tkp_kprobe_unregister(tp);	/* no waiting */
 		else if (tp->ev->is_return)
-			rps[nrp++] = &tp->rp;
+			rps[nrp++] = &tp->kp->rp;
 		else
-			kps[nk++] = &tp->rp.kp;
+			kps[nk++] = &tp->kp->rp.kp;
 		tp->registered = false;
 	}
 	if (nk)
@@ -3034,7 +3133,8 @@ static int tkp_remove_all(void)
 		if (is_tkp(pos))
 			tkp_forget(to_tkp(pos));
 reset:
-	tracing_reset_all_online_cpus();
+	if (used)
+		tracing_reset_all_online_cpus();
 out:
 	mutex_unlock(&event_mutex);
 	kfree(kps);
@@ -3086,7 +3186,53 @@ out:
 /* "-:[GROUP/]EVENT": remove one probe; "-:GROUP/" all of a group. */
 static int tkp_delete(const char *raw_command)
 {
-	return dyn_event_release(raw_command, &tkp_dyn_ops);
+	char *group = NULL, *event, *slash, **argv;
+	struct dyn_event *pos, *n;
+	bool reset = false;
+	int argc, ret = -ENOENT;
+
+	argv = argv_split(GFP_KERNEL, raw_command, &argc);
+	if (!argv)
+		return -ENOMEM;
+	if (argv[0][1] != ':') {
+		ret = -EINVAL;
+		goto out;
+	}
+	event = argv[0] + 2;
+	slash = strchr(event, '/');
+	if (slash) {
+		*slash = '\0';
+		group = event;
+		event = slash + 1;
+	}
+	if (!group && !*event) {
+		ret = -EINVAL;
+		goto out;
+	}
+
+	mutex_lock(&event_mutex);
+	for_each_dyn_event_safe(pos, n) {
+		if (!is_tkp(pos) ||
+		    !tkp_dyn_match(group, event, argc - 1,
+				   (const char **)argv + 1, pos))
+			continue;
+		/*
+		 * Records of an event that never had a user cannot be in
+		 * any ring buffer: only for one that had are the buffers
+		 * cleared, lest a later event reusing its type number be
+		 * shown with its records.
+		 */
+		reset |= to_tkp(pos)->ev->used;
+		ret = tkp_remove(to_tkp(pos));
+		if (ret)
+			break;
+	}
+	if (reset)
+		tracing_reset_all_online_cpus();
+	mutex_unlock(&event_mutex);
+out:
+	argv_free(argv);
+	return ret;
 }
 
 static int tkp_run_command(const char *raw_command)
@@ -3150,7 +3296,7 @@ static int tkp_dyn_show(struct seq_file *m, struct dyn_event *ev)
 		seq_printf(m, "%d", tp->maxactive);
 	seq_printf(m, ":%s/%s ", tkp_group(tp), tkp_event(tp));
 	if (!tp->symbol)
-		tkp_show_addr(m, tp->rp.kp.addr);
+		tkp_show_addr(m, (void *)tp->place);
 	else if (tp->offset)
 		seq_printf(m, "%s%+ld", tp->symbol, tp->offset);
 	else
@@ -3181,7 +3327,7 @@ static bool tkp_place_is(struct tkp_probe *tp, const char *place)
 
 	if (!tp->symbol)
 		return !kstrtoul(place, 0, &addr) &&
-		       addr == (unsigned long)tp->rp.kp.addr;
+		       addr == tp->place;
 	len = strlen(tp->symbol);
 	if (strncmp(place, tp->symbol, len))
 		return false;
@@ -3293,9 +3439,10 @@ static int tkp_profile_show(struct seq_file *m, void *v)
 	if (!is_tkp(ev))
 		return 0;
 	tp = to_tkp(ev);
-	missed = tp->rp.kp.nmissed;
-	if (tp->ev->is_return)
-		missed += tp->rp.nmissed;
+	missed = 0;
+	if (tp->kp)
+		missed = tp->kp->rp.kp.nmissed +
+			 (tp->ev->is_return ? tp->kp->rp.nmissed : 0);
 	for_each_possible_cpu(cpu)
 		missed += per_cpu_ptr(tp->stat, cpu)->miss;
 	seq_printf(m, "  %-44s %15lu %15lu\n", tkp_event(tp), tkp_hits(tp),
@@ -3359,7 +3506,7 @@ bool trace_kprobe_on_func_entry(struct trace_event_call *call)
 		return false;
 	if (tp->fentry)
 		return true;
-	return !kprobe_on_func_entry(tp->rp.kp.addr, NULL, 0);
+	return !kprobe_on_func_entry((kprobe_opcode_t *)tp->addr, NULL, 0);
 }
 
 /**
@@ -3375,8 +3522,7 @@ bool trace_kprobe_error_injectable(struct trace_event_call *call)
 
 	if (!tp || !tp->registered)
 		return false;
-	return within_error_injection_list(tp->fentry ? tp->addr :
-					   (unsigned long)tp->rp.kp.addr);
+	return within_error_injection_list(tp->addr);
 }
 
 #ifdef CONFIG_PERF_EVENTS
@@ -3486,7 +3632,7 @@ int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
 	*probe_offset = tp->symbol ? tp->offset : 0;
 	*probe_addr = 0;
 	if (!tp->symbol && kallsyms_show_value(current_cred()))
-		*probe_addr = (unsigned long)tp->rp.kp.addr;
+		*probe_addr = tp->place;
 	return 0;
 }
 #endif /* CONFIG_PERF_EVENTS */
@@ -3700,8 +3846,6 @@ static int tkp_module_notify(struct notifier_block *nb, unsigned long val,
 		}
 		if (tp->registered)
 			continue;
-		tp->rp.kp.addr = NULL;
-		tp->rp.kp.flags = KPROBE_FLAG_DISABLED;
 		tp->fentry = false;
 		if (tkp_place_register(tp))
 			pr_warn("cannot probe %s in module %s\n", tp->symbol,
