@@ -260,7 +260,22 @@ git -C "$TOP" diff --quiet HEAD -- kernel 2>/dev/null || rev="$rev + uncommitted
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)
 qemuv=$(qemu-system-x86_64 --version | head -n1)
 cmd="make bench"
-[ -z "$quick" ] || cmd="BENCH_QUICK=1 make bench"
+for e in BENCH_QUICK BENCH_CALLS BENCH_BULK BENCH_WILD BENCH_BOOTS; do
+	[ -z "${!e:-}" ] || cmd="$e=${!e} $cmd"
+done
+[ "${CI:-}" != true ] || cmd="CI=true $cmd"
+if [ "$boots" -le 1 ]; then
+	agree="One boot per kernel."
+elif [ ${#noisy[@]} -eq 0 ]; then
+	agree="$boots boots per kernel gave identical figures (the table is from the first)."
+else
+	agree="$boots boots per kernel (the table is from the first); figures that differed: $(
+		printf '%s; ' "${noisy[@]}" | sed 's/; $//')."
+fi
+memfree=$(for v in "${variants[@]}"; do
+	awk -v t="${R[$v.memfree]:-0}" -v n="${N[$v.mem]:-1}" 'BEGIN { printf "%.0f ", t / n }'
+done)
+read -r mf_up mf_ours <<< "$memfree"
 md=$outdir/BENCHMARKS.md
 cat > "$md" <<EOF
 # Benchmarks: our kprobe_events against the kernel's own (6.1)
@@ -269,11 +284,12 @@ Produced by \`$cmd\` (scripts/bench.sh) on $(date -u '+%F %H:%M UTC').
 
 - Kernel: $kver from $TARBALL (Debian linux-source-6.1 $srcpkg); upstream
   is the pristine tree, ours the same tree with our kernel/trace/trace_kprobe.c
-  (tree at $rev); both with the same .config and the same initramfs.
+  (tree at $rev); both with the same .config and the same initramfs
+  (but for each kernel's own modules).
 - Guest: \`scripts/qemu-run.sh --variant VARIANT --icount --smp 1 --mode cmd
   --cmd "$(guest_cmd VARIANT)" --file build/bench/bench-funcs\`, that is
   \`qemu-system-x86_64 -accel tcg -icount shift=0,sleep=off -smp 1 -m 1G\`.
-- Host: $cpu, $(nproc) CPUs; $qemuv.
+- Host: $cpu, $(nproc) CPUs; $qemuv.  $agree
 
 Under \`-icount shift=0,sleep=off\` guest time advances one nanosecond per guest
 instruction, so each figure is an instruction count: exact, and the same on
@@ -325,9 +341,9 @@ definition (wildcard places are not implemented yet).
   one by one with \`-:kpeb/eI\`.  A 200 ms settle precedes each.
 - Memory per probe: the growth of Slab + Percpu + VmallocUsed
   (/proc/meminfo) over the add-one-per-write row, after drop_caches and a
-  settle, divided by the probe count.  MemFree moves with the page
-  allocator's per-CPU lists; those three counters are what the kernel
-  allocates.
+  settle, divided by the probe count: what the kernel allocates for them.
+  MemFree, which also moves with the page allocator's per-CPU lists, fell
+  by $mf_up (upstream) and $mf_ours (ours) bytes per probe.
 - Wildcard row: defining and enabling, timed together.  Ours: one event
   \`p:wild/w $wild\`; upstream: one write of one event per function the
   glob matches (probeable as above), then events/wild/enable.
