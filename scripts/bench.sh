@@ -80,39 +80,49 @@ guest_cmd() { # variant
 	echo "sh /kpe/bench.sh $1 $calls $nbulk '$wild'"
 }
 
-# Results: R[VARIANT.ROW] (first boot), keyed by row; N[...] the count.
-declare -A R=() N=() NA=() LIST=() SEEN=()
-failed=0 noisy=()
+# run_guest VARIANT LOG: one boot.  A guest that QEMU reports killed by a
+# signal from some other process (not our timeout: the machine is shared)
+# is booted again, up to three boots in all.
+run_guest() {
+	local v=$1 log=$2 try rc
+	for try in 1 2 3; do
+		set +e
+		"$TOP/scripts/qemu-run.sh" --variant "$v" --icount --smp 1 --mode cmd \
+			--cmd "$(guest_cmd "$v")" --file "$work/bench-funcs" \
+			--log "$log" --timeout "$timeout" |
+			grep --line-buffered -E '^kpe-bench: (hit|bulk|mem|na|error|list|start|end) |^kpe: '
+		rc=${PIPESTATUS[0]}
+		set -e
+		[ "$rc" -ne 0 ] && [ "$try" -lt 3 ] &&
+			grep -E '^qemu-system-x86_64: terminating on signal' "$log" | grep -vq '(timeout)' ||
+			break
+		echo "bench: $v guest killed from outside: booting it again" >&2
+	done
+	[ "$rc" -eq 0 ] || echo "bench: $v guest failed (rc $rc, $log)" >&2
+	return "$rc"
+}
+
+# Results: R[VARIANT.ROW.BOOT] the figure (ns or bytes), N[...] its count
+# (calls, probes); R[VARIANT.memfree.BOOT] the MemFree drop.
+declare -A R=() N=() NA=() LIST=()
+failed=0
 for ((boot = 1; boot <= boots; boot++)); do
 	for v in "${variants[@]}"; do
 		log=$work/$v.$boot.log
-		[ -n "${BENCH_REPORT_ONLY:-}" ] ||
-			log "bench: $v kernel, boot $boot/$boots, $calls calls, $nbulk bulk probes, wildcard '$wild'"
 		if [ -z "${BENCH_REPORT_ONLY:-}" ]; then
-			set +e
-			"$TOP/scripts/qemu-run.sh" --variant "$v" --icount --smp 1 --mode cmd \
-				--cmd "$(guest_cmd "$v")" --file "$work/bench-funcs" \
-				--log "$log" --timeout "$timeout" |
-				grep --line-buffered -E '^kpe-bench: (hit|bulk|mem|na|error|list|start|end) |^kpe: '
-			rc=${PIPESTATUS[0]}
-			set -e
-			[ "$rc" -eq 0 ] || { echo "bench: $v guest failed (rc $rc, $log)" >&2; failed=1; }
+			log "bench: $v kernel, boot $boot/$boots, $calls calls, $nbulk bulk probes, wildcard '$wild'"
+			run_guest "$v" "$log" || failed=1
 		fi
 		[ -f "$log" ] || die "no $log"
+		grep -q '^kpe-bench: end rc=0' "$log" ||
+			{ echo "bench: $log: the guest script did not finish cleanly" >&2; failed=1; }
 		while read -r _ kind a b c _; do
 			case $kind in
-			hit|bulk) row=$a n=$b val=$c ;;
-			mem) row=mem n=$a val=$b R[$v.memfree]=$c ;;
-			na) NA[$v.$a]=$b; continue ;;
-			list) LIST[$v.$a.$boot]="$b $c"; continue ;;
-			*) continue ;;
+			hit|bulk) R[$v.$a.$boot]=$c N[$v.$a.$boot]=$b ;;
+			mem) R[$v.mem.$boot]=$b N[$v.mem.$boot]=$a R[$v.memfree.$boot]=$c ;;
+			na) NA[$v.$a]=$b ;;
+			list) LIST[$v.$a.$boot]="$b $c" ;;
 			esac
-			key=$v.$row
-			if [ -z "${SEEN[$key]:-}" ]; then
-				R[$key]=$val N[$key]=$n SEEN[$key]=1
-			elif [ "${R[$key]}" != "$val" ]; then
-				noisy+=("$v $row: boot 1 ${R[$key]}, boot $boot $val")
-			fi
 		done < <(grep -E '^kpe-bench: (hit|bulk|mem|na|list) ' "$log" | tr -d '\r')
 	done
 	for l in bulk wild; do
@@ -147,18 +157,19 @@ ROWS=(
 	"wild     bulk  0.05 define+enable: ours p:wild/w GLOB, upstream one event per function"
 )
 
-# value VARIANT ROW KIND: the figure shown (empty if missing).
+# value VARIANT ROW KIND [BOOT]: the figure shown (empty if missing).
 #   base: instructions per call; hit/ref: per hit above the base loop;
 #   bulk: milliseconds of guest time; mem: bytes per probe.
 value() {
-	local v=$1 row=$2 kind=$3
-	local val=${R[$v.$row]:-} n=${N[$v.$row]:-}
+	local v=$1 row=$2 kind=$3 boot=${4:-1}
+	local val=${R[$v.$row.$boot]:-} n=${N[$v.$row.$boot]:-}
+	local bt=${R[$v.base.$boot]:-} bn=${N[$v.base.$boot]:-}
 	[ -n "$val" ] || return 0
 	case $kind in
 	base) awk -v t="$val" -v n="$n" 'BEGIN { printf "%.1f", t / n }' ;;
 	hit|ref)
-		[ -n "${R[$v.base]:-}" ] || return 0
-		awk -v t="$val" -v n="$n" -v bt="${R[$v.base]}" -v bn="${N[$v.base]}" \
+		[ -n "$bt" ] || return 0
+		awk -v t="$val" -v n="$n" -v bt="$bt" -v bn="$bn" \
 			'BEGIN { printf "%.1f", t / n - bt / bn }' ;;
 	bulk) awk -v t="$val" 'BEGIN { printf "%.1f", t / 1e6 }' ;;
 	mem) awk -v t="$val" -v n="$n" 'BEGIN { printf "%.0f", t / n }' ;;
@@ -183,7 +194,7 @@ missing=()
 		read -r row kind goal what <<< "$spec"
 		u=$(value upstream "$row" "$kind")
 		o=$(value linux "$row" "$kind")
-		n=${N[upstream.$row]:-${N[linux.$row]:-}}
+		n=${N[upstream.$row.1]:-${N[linux.$row.1]:-}}
 		what=${what//@N@/$n}; what=${what//GLOB/$wild}
 		[ "$row" = wild ] && what="$what ($n functions)"
 		[ -n "$u" ] || missing+=("upstream $row")
@@ -213,12 +224,29 @@ missing=()
 	done
 } > "$table"
 
+# Repeatability: the shown figures of later boots against the first's,
+# and the largest relative difference of any raw figure.
+noisy=() spread=0
+for ((boot = 2; boot <= boots; boot++)); do
+	for spec in "${ROWS[@]}"; do
+		read -r row kind _ <<< "$spec"
+		for v in "${variants[@]}"; do
+			f1=$(value "$v" "$row" "$kind" 1)
+			fb=$(value "$v" "$row" "$kind" "$boot")
+			[ "$f1" = "$fb" ] || noisy+=("$v $row $f1 (boot 1) vs $fb (boot $boot)")
+			spread=$(awk -v a="${R[$v.$row.1]:-0}" -v b="${R[$v.$row.$boot]:-0}" -v m="$spread" \
+				'BEGIN { d = a > b ? a - b : b - a; if (a > 0 && b > 0 && d / a > m) m = d / a; print m }')
+		done
+	done
+done
+spread_ppm=$(awk -v m="$spread" 'BEGIN { printf "%.0f", m * 1e6 }')
+
 echo
 cat "$table"
 echo
-if [ ${#noisy[@]} -gt 0 ]; then
-	echo "figures that differ between boots:"
-	printf '  %s\n' "${noisy[@]}"
+if [ "$boots" -gt 1 ]; then
+	echo "$boots boots per kernel: largest difference of a raw figure ${spread_ppm} ppm"
+	[ ${#noisy[@]} -eq 0 ] || printf '  differs: %s\n' "${noisy[@]}"
 fi
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "bench: not measured: ${missing[*]}" >&2
@@ -267,13 +295,15 @@ done
 if [ "$boots" -le 1 ]; then
 	agree="One boot per kernel."
 elif [ ${#noisy[@]} -eq 0 ]; then
-	agree="$boots boots per kernel gave identical figures (the table is from the first)."
+	agree="$boots boots per kernel gave the same figures as shown (raw figures
+  differed by at most $spread_ppm ppm); the table is from the first."
 else
-	agree="$boots boots per kernel (the table is from the first); figures that differed: $(
+	agree="$boots boots per kernel (the table is from the first; raw figures
+  differed by at most $spread_ppm ppm); shown figures that differed: $(
 		printf '%s; ' "${noisy[@]}" | sed 's/; $//')."
 fi
 memfree=$(for v in "${variants[@]}"; do
-	awk -v t="${R[$v.memfree]:-0}" -v n="${N[$v.mem]:-1}" 'BEGIN { printf "%.0f ", t / n }'
+	awk -v t="${R[$v.memfree.1]:-0}" -v n="${N[$v.mem.1]:-1}" 'BEGIN { printf "%.0f ", t / n }'
 done)
 read -r mf_up mf_ours <<< "$memfree"
 md=$outdir/BENCHMARKS.md
