@@ -360,8 +360,9 @@ definition (wildcard places are not implemented yet).
 ## Method
 
 - One vCPU (\`-smp 1\`): under icount, QEMU 7.2 hangs at "x86: Booting SMP
-  configuration" with two.  On one CPU a synchronize_rcu() can return at
-  once, but the kernel's tracer still waits about 12 ms per removed probe.
+  configuration" with two.  On one CPU synchronize_rcu() returns at once
+  (a non-preemptible kernel), yet removing a probe one at a time still
+  takes about 12 ms of guest time on both kernels.
 - Per-hit rows (kpe_bench loop): pinned to CPU 0, 200 ms settle (lets the
   kprobe optimizer run: the offset row is [OPTIMIZED], the +0 rows are
   [FTRACE]), 1000 warm-up calls, then the timed calls, the event enabled
