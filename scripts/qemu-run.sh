@@ -9,7 +9,10 @@
 #   --conformance 'CASES'  with --mode check: then run ftracetest on CASES
 #   --smp N  --mem SIZE  --timeout SECONDS  --append 'KERNEL ARGS'
 #   --log FILE      console log (default build/VARIANT/console.log)
-#   --icount        exact instruction-count time (-icount shift=0,sleep=off)
+#   --file PATH     copy a host file into the guest as /kpe/files/NAME (repeatable)
+#   --icount        exact instruction-count time (-icount shift=0,sleep=off);
+#                   with --smp 1 only: under icount QEMU 7.2 hangs at
+#                   "x86: Booting SMP configuration" with 2 vCPUs
 #   --kvm           use KVM (opt-in only: on these machines /dev/kvm exists
 #                   but hangs QEMU)
 #
@@ -19,6 +22,7 @@
 . "$(dirname "$0")/common.sh"
 
 variant=linux mode= cmd= tests= conformance= smp=2 mem=1G timeout=600 append= log= icount= kvm=
+files=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--variant) variant=$2; shift ;;
@@ -31,6 +35,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift ;;
 	--append) append=$2; shift ;;
 	--log) log=$2; shift ;;
+	--file) files+=("$2"); shift ;;
 	--icount) icount=1 ;;
 	--kvm) kvm=1 ;;
 	*) die "unknown option $1" ;;
@@ -55,6 +60,10 @@ echo "$mode" > "$run/kpe/mode"
 printf '%s\n' "$cmd" > "$run/kpe/cmd"
 printf '%s\n' "$tests" > "$run/kpe/tests"
 printf '%s' "$conformance" > "$run/kpe/conformance"
+if [ ${#files[@]} -gt 0 ]; then
+	mkdir -p "$run/kpe/files"
+	cp "${files[@]}" "$run/kpe/files/"
+fi
 (cd "$run" && find kpe | cpio -o -H newc --quiet) > "$run/run.cpio"
 cat "$vdir/initramfs.cpio" "$run/run.cpio" > "$run/boot.cpio"
 
