@@ -1168,7 +1168,7 @@ static nokprobe_inline bool tkp_is_user(unsigned long addr, bool user)
 {
 	return user ||
 	       (IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
-		addr < TASK_SIZE);
+		addr < TASK_SIZE_MAX);
 }
 
 /*
@@ -1180,12 +1180,16 @@ static nokprobe_inline bool tkp_kload_word(unsigned long *dst,
 {
 	if (!copy_from_kernel_nofault_allowed((void *)addr, sizeof(*dst)))
 		return false;
-	pagefault_disable();
+	/* pagefault_disable(), which the compiler may not inline. */
+	pagefault_disabled_inc();
+	barrier();
 	__get_kernel_nofault(dst, (void *)addr, unsigned long, fault);
-	pagefault_enable();
+	barrier();
+	pagefault_disabled_dec();
 	return true;
 fault:
-	pagefault_enable();
+	barrier();
+	pagefault_disabled_dec();
 	return false;
 }
 
@@ -1218,7 +1222,8 @@ static nokprobe_inline long tkp_kstrncpy(char *dst, unsigned long src,
 		return 0;
 	if (!copy_from_kernel_nofault_allowed((void *)src, room))
 		return -ERANGE;
-	pagefault_disable();
+	pagefault_disabled_inc();
+	barrier();
 	for (; n < room && ((src + n) & (sizeof(w) - 1)); n++) {
 		__get_kernel_nofault(dst + n, (void *)(src + n), u8, fault);
 		if (!dst[n])
@@ -1241,11 +1246,13 @@ static nokprobe_inline long tkp_kstrncpy(char *dst, unsigned long src,
 	}
 	n = room - 1;
 done:
-	pagefault_enable();
+	barrier();
+	pagefault_disabled_dec();
 	dst[n] = '\0';
 	return n + 1;
 fault:
-	pagefault_enable();
+	barrier();
+	pagefault_disabled_dec();
 	dst[0] = '\0';
 	return -EFAULT;
 #else
@@ -2080,6 +2087,17 @@ static int tkp_site_want(struct tkp_site *site)
 	return want;
 }
 
+/*
+ * Is @site to leave tkp_fops[@i]'s filter now: in it, not wanted there,
+ * and not served by it (a site moving to the other ops switched already).
+ */
+static bool tkp_site_leaves(struct tkp_site *site, int i)
+{
+	int want = tkp_site_want(site);
+
+	return site->in[i] && want != i && (want < 0 || site->full != i);
+}
+
 static int tkp_filter_add(struct tkp_fops *f, unsigned long *ips,
 			  unsigned int nr)
 {
@@ -2165,15 +2183,13 @@ static void tkp_fentry_sync(void)
 	for (i = 0; i < 2; i++) {
 		cnt = 0;
 		list_for_each_entry(site, &tkp_dirty_sites, dirty)
-			if (site->in[i] && tkp_site_want(site) != i &&
-			    site->full != i)
+			if (tkp_site_leaves(site, i))
 				ips[cnt++] = site->ip;
 		if (!cnt)
 			continue;
 		ret = tkp_filter_del(&tkp_fops[i], ips, cnt);
 		list_for_each_entry(site, &tkp_dirty_sites, dirty) {
-			if (!site->in[i] || tkp_site_want(site) == i ||
-			    site->full == i)
+			if (!tkp_site_leaves(site, i))
 				continue;
 			/* One at a time if the batch failed. */
 			if (ret && tkp_filter_del(&tkp_fops[i], &site->ip, 1))
