@@ -393,6 +393,8 @@ static bool tkp_dyn_is_busy(struct dyn_event *ev);
 static int tkp_dyn_free(struct dyn_event *ev);
 static bool tkp_dyn_match(const char *system, const char *event,
 			  int argc, const char **argv, struct dyn_event *ev);
+static bool tkp_match_one(const char *system, const char *event,
+			  int argc, const char **argv, struct dyn_event *ev);
 
 static struct dyn_event_operations tkp_dyn_ops = {
 	.create		= tkp_dyn_create,
@@ -3227,9 +3229,19 @@ static int tkp_delete(const char *raw_command)
 	}
 
 	mutex_lock(&event_mutex);
+	/* All that match, or none: refuse before removing any. */
+	for_each_dyn_event(pos) {
+		if (is_tkp(pos) &&
+		    tkp_match_one(group, event, argc - 1,
+				  (const char **)argv + 1, pos) &&
+		    tkp_busy(to_tkp(pos)->ev)) {
+			ret = -EBUSY;
+			goto unlock;
+		}
+	}
 	for_each_dyn_event_safe(pos, n) {
 		if (!is_tkp(pos) ||
-		    !tkp_dyn_match(group, event, argc - 1,
+		    !tkp_match_one(group, event, argc - 1,
 				   (const char **)argv + 1, pos))
 			continue;
 		/*
@@ -3245,6 +3257,7 @@ static int tkp_delete(const char *raw_command)
 	}
 	if (reset)
 		tracing_reset_all_online_cpus();
+unlock:
 	mutex_unlock(&event_mutex);
 out:
 	argv_free(argv);
@@ -3362,7 +3375,7 @@ static bool tkp_arg_is(const struct tkp_arg *a, const char *word)
 	return !strcmp(word, a->text);
 }
 
-static bool tkp_dyn_match(const char *system, const char *event,
+static bool tkp_match_one(const char *system, const char *event,
 			  int argc, const char **argv, struct dyn_event *ev)
 {
 	struct tkp_probe *tp = to_tkp(ev);
@@ -3382,6 +3395,29 @@ static bool tkp_dyn_match(const char *system, const char *event,
 		if (!tkp_arg_is(&tp->ev->args[i - 1], argv[i]))
 			return false;
 	return argc - 1 == tp->ev->nargs;
+}
+
+/*
+ * The match of "-:..." lines written to dynamic_events, whose removal
+ * (dyn_event_release()) stops at the first probe it cannot free.  So that
+ * a refused removal removes nothing, while any probe it names is in use
+ * only those in use match: the first one then fails with EBUSY.
+ */
+static bool tkp_dyn_match(const char *system, const char *event,
+			  int argc, const char **argv, struct dyn_event *ev)
+{
+	struct dyn_event *pos;
+
+	if (!tkp_match_one(system, event, argc, argv, ev))
+		return false;
+	if (tkp_busy(to_tkp(ev)->ev))
+		return true;
+	for_each_dyn_event(pos)
+		if (is_tkp(pos) &&
+		    tkp_match_one(system, event, argc, argv, pos) &&
+		    tkp_busy(to_tkp(pos)->ev))
+			return false;
+	return true;
 }
 
 /* ---------------------------------------------------------------------
