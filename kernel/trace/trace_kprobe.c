@@ -290,11 +290,17 @@ struct tkp_files {
 struct tkp_site {
 	struct hlist_node		hnode;		/* in tkp_sites */
 	unsigned long			ip;
-	struct list_head		probes;		/* tkp_probe.site_link */
+	struct list_head		probes;		/* tkp_hook.site_link */
 	struct list_head		dirty;		/* on tkp_dirty_sites */
 	bool				full;		/* served with all regs */
 	bool				in[2];		/* in tkp_fops[i]'s filter */
 	struct rcu_head			rcu;
+};
+
+/* A return instance: the function it hooked the return of. */
+struct tkp_rnode {
+	struct rethook_node		node;
+	unsigned long			func;
 };
 
 /*
@@ -336,6 +342,14 @@ struct tkp_event {
 	struct rcu_head			rcu;
 };
 
+/* A fentry place's hold on one function, linked on its site while armed. */
+struct tkp_hook {
+	struct list_head		site_link;	/* on site->probes */
+	struct tkp_site			*site;
+	struct tkp_probe		*tp;
+	unsigned long			addr;
+};
+
 /* The kprobe or kretprobe of a place that is not on ftrace. */
 struct tkp_kp {
 	struct kretprobe		rp;	/* rp.kp alone for entry probes */
@@ -368,9 +382,10 @@ struct tkp_probe {
 	unsigned long			place;	/* address as written, or 0 */
 	unsigned long			addr;	/* where it is, while live */
 
-	/* fentry places only. */
-	struct tkp_site			*site;		/* while armed */
-	struct list_head		site_link;	/* on site->probes */
+	/* fentry places only: one hook per function (many for a pattern). */
+	struct tkp_hook			*hooks;
+	unsigned int			nr_hooks;
+	struct tkp_hook			hook1;		/* when only one */
 	struct tkp_pool			*pool;		/* return probes */
 	struct rcu_head			rcu;
 };
@@ -560,7 +575,7 @@ static bool tkp_symbol_ok(const char *sym)
 	if (!*c)
 		return false;
 	for (; *c; c++)
-		if (!isalnum(*c) && *c != '_' && *c != '.')
+		if (!isalnum(*c) && !strchr("_.*?[]!", *c))
 			return false;
 	return true;
 }
@@ -609,6 +624,9 @@ static int tkp_parse_place(const char *w, struct tkp_spec *spec)
 	}
 	if (spec->is_return && spec->offset)
 		return tkp_fail(spec, 1, 0, TKP_ERR_BAD_RETPROBE);
+	/* A pattern names function entries: no offset. */
+	if (spec->offset && strpbrk(spec->symbol, "*?["))
+		return tkp_fail(spec, 1, len, TKP_ERR_BAD_PROBE_ADDR);
 	return 0;
 }
 
@@ -1736,11 +1754,11 @@ static nokprobe_inline struct tkp_site *tkp_site_find(unsigned long ip)
  */
 static noinline void tkp_fentry_missed(struct tkp_site *site)
 {
-	struct tkp_probe *tp;
+	struct tkp_hook *hk;
 
-	list_for_each_entry_rcu(tp, &site->probes, site_link)
-		if (!tp->ev->is_return)
-			raw_cpu_inc(tp->stat->miss);
+	list_for_each_entry_rcu(hk, &site->probes, site_link)
+		if (!hk->tp->ev->is_return)
+			raw_cpu_inc(hk->tp->stat->miss);
 }
 NOKPROBE_SYMBOL(tkp_fentry_missed);
 
@@ -1749,7 +1767,8 @@ NOKPROBE_SYMBOL(tkp_fentry_missed);
  * empty pool is a miss; a pool three quarters in use asks for more.
  */
 static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
-					  struct pt_regs *regs)
+					  struct pt_regs *regs,
+					  unsigned long func)
 {
 	struct tkp_pool *pool = tp->pool;
 	struct freelist_node *fn;
@@ -1767,6 +1786,7 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
 		irq_work_queue(&pool->irq);
 		return;
 	}
+	container_of(node, struct tkp_rnode, node)->func = func;
 	rethook_hook(node, regs, true);
 	if (atomic_inc_return(&pool->busy) * 4 > READ_ONCE(pool->size) * 3)
 		irq_work_queue(&pool->irq);
@@ -1794,6 +1814,7 @@ static nokprobe_inline void tkp_fentry_common(unsigned long ip,
 {
 	struct tkp_site *site;
 	struct tkp_probe *tp;
+	struct tkp_hook *hk;
 	unsigned long saved;
 	int bit = -1;
 
@@ -1813,11 +1834,12 @@ static nokprobe_inline void tkp_fentry_common(unsigned long ip,
 		saved = instruction_pointer(regs);
 		instruction_pointer_set(regs, ip + INT3_INSN_SIZE);
 	}
-	list_for_each_entry_rcu(tp, &site->probes, site_link) {
+	list_for_each_entry_rcu(hk, &site->probes, site_link) {
+		tp = hk->tp;
 		if (!full && unlikely(tkp_needs_full(tp)))
 			continue;	/* until its site moves to all regs */
 		if (tp->ev->is_return) {
-			tkp_pool_hook(tp, regs);
+			tkp_pool_hook(tp, regs, ip);
 			continue;
 		}
 		if (bit < 0) {
@@ -1871,7 +1893,9 @@ static void tkp_fentry_ret(struct rethook_node *node, void *data,
 	struct tkp_pool *pool = data;
 
 	atomic_dec(&pool->busy);
-	tkp_emit_unlocked(pool->tp, regs, pool->tp->addr, node->ret_addr);
+	tkp_emit_unlocked(pool->tp, regs,
+			  container_of(node, struct tkp_rnode, node)->func,
+			  node->ret_addr);
 }
 NOKPROBE_SYMBOL(tkp_fentry_ret);
 
@@ -2045,44 +2069,61 @@ static void tkp_site_dirty(struct tkp_site *site)
 		list_add_tail(&site->dirty, &tkp_dirty_sites);
 }
 
-static int tkp_site_arm(struct tkp_probe *tp)
+static bool tkp_armed(const struct tkp_probe *tp)
 {
-	struct tkp_site *site = tkp_site_find(tp->addr);
-
-	if (!site) {
-		site = kzalloc(sizeof(*site), GFP_KERNEL);
-		if (!site)
-			return -ENOMEM;
-		site->ip = tp->addr;
-		INIT_LIST_HEAD(&site->probes);
-		INIT_LIST_HEAD(&site->dirty);
-		hash_add_rcu(tkp_sites, &site->hnode, site->ip);
-	}
-	list_add_tail_rcu(&tp->site_link, &site->probes);
-	tp->site = site;
-	tkp_site_dirty(site);
-	return 0;
+	return tp->nr_hooks && tp->hooks[0].site;
 }
 
 static void tkp_site_disarm(struct tkp_probe *tp)
 {
-	struct tkp_site *site = tp->site;
+	struct tkp_hook *hk;
+	unsigned int i;
 
-	if (!site)
-		return;
-	list_del_rcu(&tp->site_link);
-	tp->site = NULL;
-	tkp_site_dirty(site);
+	for (i = 0; i < tp->nr_hooks; i++) {
+		hk = &tp->hooks[i];
+		if (!hk->site)
+			continue;
+		list_del_rcu(&hk->site_link);
+		tkp_site_dirty(hk->site);
+		hk->site = NULL;
+	}
+}
+
+static int tkp_site_arm(struct tkp_probe *tp)
+{
+	struct tkp_site *site;
+	struct tkp_hook *hk;
+	unsigned int i;
+
+	for (i = 0; i < tp->nr_hooks; i++) {
+		hk = &tp->hooks[i];
+		site = tkp_site_find(hk->addr);
+		if (!site) {
+			site = kzalloc(sizeof(*site), GFP_KERNEL);
+			if (!site) {
+				tkp_site_disarm(tp);
+				return -ENOMEM;
+			}
+			site->ip = hk->addr;
+			INIT_LIST_HEAD(&site->probes);
+			INIT_LIST_HEAD(&site->dirty);
+			hash_add_rcu(tkp_sites, &site->hnode, site->ip);
+		}
+		list_add_tail_rcu(&hk->site_link, &site->probes);
+		hk->site = site;
+		tkp_site_dirty(site);
+	}
+	return 0;
 }
 
 /* Is @site wanted at all, and by which ops (the index in tkp_fops)? */
 static int tkp_site_want(struct tkp_site *site)
 {
-	struct tkp_probe *tp;
+	struct tkp_hook *hk;
 	int want = -1;
 
-	list_for_each_entry(tp, &site->probes, site_link) {
-		if (tkp_needs_full(tp) || !TKP_HAVE_ARGS_OPS)
+	list_for_each_entry(hk, &site->probes, site_link) {
+		if (tkp_needs_full(hk->tp) || !TKP_HAVE_ARGS_OPS)
 			return 1;
 		want = 0;
 	}
@@ -2261,9 +2302,6 @@ static void tkp_fentry_commit(void)
 #define TKP_POOL_DEFAULT	64
 #define TKP_POOL_MAX		16384
 
-struct tkp_rnode {
-	struct rethook_node	node;
-};
 
 static void tkp_pool_grow(struct work_struct *work)
 {
@@ -2337,12 +2375,102 @@ static void tkp_pool_free(struct tkp_pool *pool)
  * needs a kprobe instead, or an error.  perf's private probes stay on
  * kprobes, where BPF expects them (bpf_get_func_ip, say).
  */
+/* Is @sym ("SYM" or "MOD:SYM") a pattern: a glob over functions? */
+static bool tkp_is_pattern(const char *sym)
+{
+	return sym && strpbrk(sym, "*?[");
+}
+
+/*
+ * A pattern's functions: those ftrace can hook whose names match (ftrace
+ * matches the glob, so notrace and inlined-away functions are not among
+ * them), less the ones kprobes refuse.  One hook each, at most
+ * TKP_WILD_MAX.  Returns 0, or -ENOENT when none is left.
+ */
+#define TKP_WILD_MAX	4096
+
+static int tkp_wild_register(struct tkp_probe *tp)
+{
+	const char *colon = strchr(tp->symbol, ':');
+	unsigned int i, n = 0, skipped = 0;
+	struct ftrace_func_entry *e;
+	struct tkp_hook *hooks = NULL;
+	struct ftrace_hash *hash;
+	struct ftrace_ops *ops;
+	char *glob;
+	int ret;
+
+	/* ftrace spells "MOD:PATTERN" as "PATTERN:mod:MOD". */
+	if (colon)
+		glob = kasprintf(GFP_KERNEL, "%s:mod:%.*s", colon + 1,
+				 (int)(colon - tp->symbol), tp->symbol);
+	else
+		glob = kstrdup(tp->symbol, GFP_KERNEL);
+	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!glob || !ops)
+		goto out;
+	ret = ftrace_set_filter(ops, glob, strlen(glob), 1);
+	if (ret) {
+		ret = ret == -ENOMEM ? ret : -ENOENT;
+		goto out;
+	}
+	hash = ops->func_hash->filter_hash;
+	ret = -E2BIG;
+	if (!hash || hash->count > TKP_WILD_MAX)
+		goto out_free;
+	ret = -ENOMEM;
+	hooks = kcalloc(hash->count, sizeof(*hooks), GFP_KERNEL);
+	if (!hooks)
+		goto out_free;
+	for (i = 0; i < BIT(hash->size_bits); i++) {
+		hlist_for_each_entry(e, &hash->buckets[i], hlist) {
+			if (within_kprobe_blacklist(e->ip)) {
+				skipped++;
+				continue;
+			}
+			hooks[n].tp = tp;
+			hooks[n++].addr = e->ip;
+		}
+	}
+	ret = -ENOENT;
+	if (!n)
+		goto out_free;
+	if (tp->ev->is_return && !tp->pool) {
+		tp->pool = tkp_pool_alloc(tp, tp->maxactive ?: TKP_POOL_DEFAULT);
+		ret = -ENOMEM;
+		if (!tp->pool)
+			goto out_free;
+	}
+	if (skipped)
+		pr_info("%s: %u functions that cannot be probed skipped\n",
+			tp->symbol, skipped);
+	if (tp->hooks != &tp->hook1)
+		kfree(tp->hooks);
+	tp->hooks = hooks;
+	tp->nr_hooks = n;
+	tp->addr = hooks[0].addr;
+	tp->fentry = true;
+	tp->registered = true;
+	hooks = NULL;
+	ret = 0;
+out_free:
+	ftrace_free_filter(ops);
+out:
+	kfree(hooks);
+	kfree(ops);
+	kfree(glob);
+	return ret;
+}
+
 static int tkp_fentry_register(struct tkp_probe *tp)
 {
 	unsigned long addr = tp->place;
 
 	if (tp->ev->local)
 		return 1;
+	if (tkp_is_pattern(tp->symbol))
+		return tkp_wild_register(tp);
 	if (!addr && tp->symbol) {
 		addr = kallsyms_lookup_name(tp->symbol);
 		if (addr)
@@ -2356,6 +2484,12 @@ static int tkp_fentry_register(struct tkp_probe *tp)
 		if (!tp->pool)
 			return -ENOMEM;
 	}
+	if (tp->hooks != &tp->hook1)
+		kfree(tp->hooks);
+	tp->hook1.tp = tp;
+	tp->hook1.addr = addr;
+	tp->hooks = &tp->hook1;
+	tp->nr_hooks = 1;
 	tp->addr = addr;
 	tp->fentry = true;
 	tp->registered = true;
@@ -2381,7 +2515,7 @@ static int tkp_arm(struct tkp_event *ev, bool on)
 		if (tp->fentry) {
 			if (!on)
 				tkp_site_disarm(tp);
-			else if (!tp->site)
+			else if (!tkp_armed(tp))
 				ret = tkp_site_arm(tp);
 		} else if (!kprobe_gone(&tp->kp->rp.kp)) {
 			if (!on)
@@ -2500,6 +2634,7 @@ static int tkp_file_del(struct tkp_event *ev, struct trace_event_file *file)
 static int tkp_perf_attach(struct tkp_event *ev, bool on)
 {
 	struct tkp_probe *tp;
+	unsigned int i;
 	int ret = 0;
 
 	/* Set first: it decides which ftrace_ops serves the places. */
@@ -2508,8 +2643,8 @@ static int tkp_perf_attach(struct tkp_event *ev, bool on)
 		ret = tkp_arm(ev, on);
 	} else {
 		list_for_each_entry(tp, &ev->probes, sibling)
-			if (tp->site)
-				tkp_site_dirty(tp->site);
+			for (i = 0; tkp_armed(tp) && i < tp->nr_hooks; i++)
+				tkp_site_dirty(tp->hooks[i].site);
 		tkp_fentry_commit();
 	}
 	if (ret)
@@ -2547,6 +2682,8 @@ static void tkp_free_probe(struct tkp_probe *tp)
 		return;
 	tkp_pool_free(tp->pool);
 	kfree(tp->kp);
+	if (tp->hooks != &tp->hook1)
+		kfree(tp->hooks);
 	free_percpu(tp->stat);
 	kfree(tp->symbol);
 	kfree(tp);
@@ -2685,7 +2822,6 @@ static struct tkp_probe *tkp_alloc_probe(const struct tkp_spec *spec)
 	tp->maxactive = spec->maxactive;
 	dyn_event_init(&tp->devent, &tkp_dyn_ops);
 	INIT_LIST_HEAD(&tp->sibling);
-	INIT_LIST_HEAD(&tp->site_link);
 	return tp;
 }
 
@@ -2816,7 +2952,7 @@ static int tkp_place_arm(struct tkp_probe *tp)
 	if (!tp->registered)
 		return 0;
 	if (tp->fentry) {
-		ret = tp->site ? 0 : tkp_site_arm(tp);
+		ret = tkp_armed(tp) ? 0 : tkp_site_arm(tp);
 		tkp_fentry_commit();
 		return ret;
 	}
@@ -3892,7 +4028,7 @@ static int tkp_module_notify(struct notifier_block *nb, unsigned long val,
 		    tp->symbol[len] != ':')
 			continue;
 		if (val == MODULE_STATE_GOING) {
-			gone |= tp->fentry && tp->site;
+			gone |= tp->fentry && tkp_armed(tp);
 			tkp_kprobe_unregister(tp);
 			continue;
 		}
