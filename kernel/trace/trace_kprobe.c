@@ -205,6 +205,7 @@ enum tkp_src {
 	TKP_SRC_STACKP,		/* $stack */
 	TKP_SRC_RETVAL,
 	TKP_SRC_ARG,		/* param: N - 1 of $argN */
+	TKP_SRC_DURATION,	/* ns since the function's entry */
 	TKP_SRC_COMM,
 	TKP_SRC_IMM,		/* param: the value; also @ADDR and @SYM */
 	TKP_SRC_IMMSTR,		/* imm: the string */
@@ -301,6 +302,7 @@ struct tkp_site {
 struct tkp_rnode {
 	struct rethook_node		node;
 	unsigned long			func;
+	u64				entry_ns;	/* for $duration */
 };
 
 /*
@@ -331,6 +333,7 @@ struct tkp_event {
 	bool				used;		/* ever had a user */
 	bool				dyn;		/* has string fields */
 	bool				full_regs;	/* args need every register */
+	bool				duration;	/* has $duration */
 	unsigned long			quiet_gp;	/* RCU cookie: users gone */
 	unsigned int			hdr_size;	/* entry + probe fields */
 	unsigned int			rec_size;	/* ... + fixed arg fields */
@@ -686,6 +689,10 @@ static int tkp_parse_var(struct tkp_argctx *c, const char *b, size_t len,
 		if (!c->spec->is_return)
 			return tkp_arg_fail(c, b, TKP_ERR_RETVAL_ON_PROBE);
 		a->src = TKP_SRC_RETVAL;
+	} else if (vlen == 8 && !strncmp(v, "duration", 8)) {
+		if (!c->spec->is_return)
+			return tkp_arg_fail(c, b, TKP_ERR_BAD_VAR);
+		a->src = TKP_SRC_DURATION;
 	} else if (vlen == 4 && !strncmp(v, "comm", 4)) {
 		a->src = TKP_SRC_COMM;
 	} else if (vlen == 5 && !strncmp(v, "stack", 5)) {
@@ -915,6 +922,9 @@ static int tkp_parse_arg(struct tkp_spec *spec, int word, const char *w,
 		memcpy(a->name, w, nlen);
 		a->name[nlen] = '\0';
 		body = eq + 1;
+	} else if (!strcmp(w, "$duration") || !strncmp(w, "$duration:", 10)) {
+		/* So that "hist:...:vals=duration" works without a name. */
+		strscpy(a->name, "duration", sizeof(a->name));
 	} else {
 		snprintf(a->name, sizeof(a->name), "arg%d", idx + 1);
 	}
@@ -933,9 +943,15 @@ static int tkp_parse_arg(struct tkp_spec *spec, int word, const char *w,
 	if (ret)
 		return ret;
 
-	/* Defaults: strings for $comm and "..."; x64 for the rest. */
+	/*
+	 * Defaults: strings for $comm and "...", nanoseconds in decimal for
+	 * $duration, x64 for the rest.
+	 */
 	if (a->src == TKP_SRC_COMM || a->src == TKP_SRC_IMMSTR) {
 		a->kind = TKP_K_STRING;
+	} else if (a->src == TKP_SRC_DURATION) {
+		a->kind = TKP_K_U;
+		a->size = sizeof(u64);
 	} else {
 		a->kind = TKP_K_X;
 		a->size = sizeof(long);
@@ -1178,6 +1194,12 @@ static void tkp_log_err(int argc, const char **argv, int word, int off,
  */
 #define TKP_SLOTS	(TRACE_CTX_TRANSITION + 1)
 static void __percpu *tkp_scratch;
+/*
+ * The entry time (trace_clock_local()) of the return being recorded on
+ * this CPU, for $duration; saved and restored around each return handler,
+ * so that one nested in another's recording leaves it as it was.
+ */
+static DEFINE_PER_CPU(u64, tkp_entry_ns);
 
 /*
  * Is @addr to be read as user memory?  Where user and kernel addresses
@@ -1294,6 +1316,8 @@ static nokprobe_inline unsigned long tkp_source(const struct tkp_arg *a,
 		return regs_return_value(regs);
 	case TKP_SRC_ARG:
 		return regs_get_kernel_argument(regs, a->param);
+	case TKP_SRC_DURATION:
+		return trace_clock_local() - __this_cpu_read(tkp_entry_ns);
 	default:
 		return a->param;
 	}
@@ -1719,12 +1743,31 @@ static int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(tkp_entry_hit);
 
+/* A kretprobe's entry: the time, for $duration. */
+static int tkp_return_entry(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	*(u64 *)ri->data = trace_clock_local();
+	return 0;
+}
+NOKPROBE_SYMBOL(tkp_return_entry);
+
 static int tkp_return_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
+	u64 outer;
 
 	if (unlikely(!rp))
 		return 0;
+	if (rp->entry_handler) {
+		outer = __this_cpu_read(tkp_entry_ns);
+		__this_cpu_write(tkp_entry_ns, *(u64 *)ri->data);
+		tkp_emit_unlocked(container_of(rp, struct tkp_kp, rp)->tp,
+				  regs, (unsigned long)rp->kp.addr,
+				  get_kretprobe_retaddr(ri));
+		__this_cpu_write(tkp_entry_ns, outer);
+		return 0;
+	}
 	tkp_emit_unlocked(container_of(rp, struct tkp_kp, rp)->tp, regs,
 			  (unsigned long)rp->kp.addr, get_kretprobe_retaddr(ri));
 	return 0;
@@ -1787,6 +1830,9 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
 		return;
 	}
 	container_of(node, struct tkp_rnode, node)->func = func;
+	if (unlikely(tp->ev->duration))
+		container_of(node, struct tkp_rnode, node)->entry_ns =
+			trace_clock_local();
 	rethook_hook(node, regs, true);
 	if (atomic_inc_return(&pool->busy) * 4 > READ_ONCE(pool->size) * 3)
 		irq_work_queue(&pool->irq);
@@ -1890,12 +1936,19 @@ NOKPROBE_SYMBOL(tkp_fentry_hit_args);
 static void tkp_fentry_ret(struct rethook_node *node, void *data,
 			   struct pt_regs *regs)
 {
+	struct tkp_rnode *rn = container_of(node, struct tkp_rnode, node);
 	struct tkp_pool *pool = data;
+	u64 outer;
 
 	atomic_dec(&pool->busy);
-	tkp_emit_unlocked(pool->tp, regs,
-			  container_of(node, struct tkp_rnode, node)->func,
-			  node->ret_addr);
+	if (unlikely(pool->tp->ev->duration)) {
+		outer = __this_cpu_read(tkp_entry_ns);
+		__this_cpu_write(tkp_entry_ns, rn->entry_ns);
+		tkp_emit_unlocked(pool->tp, regs, rn->func, node->ret_addr);
+		__this_cpu_write(tkp_entry_ns, outer);
+		return;
+	}
+	tkp_emit_unlocked(pool->tp, regs, rn->func, node->ret_addr);
 }
 NOKPROBE_SYMBOL(tkp_fentry_ret);
 
@@ -2846,6 +2899,7 @@ static struct tkp_event *tkp_alloc_event(struct tkp_spec *spec)
 	for (i = 0; i < ev->nargs; i++) {
 		ev->dyn |= ev->args[i].kind == TKP_K_STRING;
 		ev->full_regs |= !tkp_arg_partial_ok(&ev->args[i]);
+		ev->duration |= ev->args[i].src == TKP_SRC_DURATION;
 	}
 	ev->class.system = kstrdup(spec->group, GFP_KERNEL);
 	ev->call.name = spec->event[0] ? kstrdup(spec->event, GFP_KERNEL) :
@@ -2919,6 +2973,10 @@ static int tkp_kprobe_register(struct tkp_probe *tp, bool is_return)
 	if (is_return) {
 		k->rp.handler = tkp_return_hit;
 		k->rp.maxactive = tp->maxactive;
+		if (tp->ev->duration) {
+			k->rp.entry_handler = tkp_return_entry;
+			k->rp.data_size = sizeof(u64);
+		}
 		ret = register_kretprobe(&k->rp);
 	} else {
 		k->rp.kp.pre_handler = tkp_entry_hit;
