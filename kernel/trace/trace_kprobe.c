@@ -314,7 +314,9 @@ struct tkp_pool {
 	struct tkp_probe		*tp;
 	atomic_t			busy;		/* instances out */
 	unsigned int			size;		/* instances made */
+	unsigned int			grow_at;	/* busy count asking more */
 	unsigned int			node_size;
+	bool				duration;	/* time the entries */
 	struct irq_work			irq;
 	struct work_struct		grow;
 	struct rcu_head			rcu;
@@ -327,6 +329,8 @@ struct tkp_pool {
 struct tkp_event {
 	struct list_head		probes;	/* struct tkp_probe.sibling */
 	struct tkp_files __rcu		*files;
+	/* The one file, when that and a fixed-size record is all; or NULL. */
+	struct trace_event_file __rcu	*fast;
 	bool				is_return;
 	bool				perf_on;	/* perf or BPF attached */
 	bool				local;		/* perf's own, not listed */
@@ -1674,22 +1678,17 @@ static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
 				    unsigned long b, unsigned int slot)
 {
 	struct tkp_event *ev = tp->ev;
-	struct tkp_files *files = rcu_dereference_sched(ev->files);
-	struct trace_event_file *file;
+	struct trace_event_file *file = rcu_dereference_sched(ev->fast);
 
 	raw_cpu_inc(tp->stat->hit);
 	/*
 	 * The common case: one trace instance, a fixed-size record, whose
 	 * arguments are fetched right into it.
 	 */
-	if (likely(files && files->nr == 1 && !ev->dyn &&
-		   !READ_ONCE(ev->perf_on))) {
-		file = READ_ONCE(files->file[0]);
-		if (file && likely(!tkp_file_slow(file))) {
-			tkp_record_fast(ev, file, regs, a, b, NULL,
-					ev->rec_size - ev->hdr_size);
-			return 0;
-		}
+	if (likely(file && !tkp_file_slow(file))) {
+		tkp_record_fast(ev, file, regs, a, b, NULL,
+				ev->rec_size - ev->hdr_size);
+		return 0;
 	}
 	return tkp_emit_general(tp, regs, a, b, slot);
 }
@@ -1706,19 +1705,14 @@ static nokprobe_inline int tkp_emit_unlocked(struct tkp_probe *tp,
 					     unsigned long a, unsigned long b)
 {
 	struct tkp_event *ev = tp->ev;
-	struct tkp_files *files = rcu_dereference_sched(ev->files);
-	struct trace_event_file *file;
+	struct trace_event_file *file = rcu_dereference_sched(ev->fast);
 	int bit, ret;
 
-	if (likely(files && files->nr == 1 && !ev->dyn &&
-		   !READ_ONCE(ev->perf_on))) {
-		file = READ_ONCE(files->file[0]);
-		if (file && likely(!tkp_file_slow(file))) {
-			raw_cpu_inc(tp->stat->hit);
-			tkp_record_fast(ev, file, regs, a, b, NULL,
-					ev->rec_size - ev->hdr_size);
-			return 0;
-		}
+	if (likely(file && !tkp_file_slow(file))) {
+		raw_cpu_inc(tp->stat->hit);
+		tkp_record_fast(ev, file, regs, a, b, NULL,
+				ev->rec_size - ev->hdr_size);
+		return 0;
 	}
 	bit = ftrace_test_recursion_trylock(a, b);
 	if (bit < 0) {
@@ -1830,11 +1824,11 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
 		return;
 	}
 	container_of(node, struct tkp_rnode, node)->func = func;
-	if (unlikely(tp->ev->duration))
+	if (unlikely(pool->duration))
 		container_of(node, struct tkp_rnode, node)->entry_ns =
 			trace_clock_local();
 	rethook_hook(node, regs, true);
-	if (atomic_inc_return(&pool->busy) * 4 > READ_ONCE(pool->size) * 3)
+	if (atomic_inc_return(&pool->busy) > READ_ONCE(pool->grow_at))
 		irq_work_queue(&pool->irq);
 }
 
@@ -1845,7 +1839,9 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
  */
 static nokprobe_inline bool tkp_needs_full(const struct tkp_probe *tp)
 {
-	return tp->ev->full_regs || READ_ONCE(tp->ev->perf_on);
+	/* A return is recorded from the rethook's registers, all of them. */
+	return !tp->ev->is_return &&
+	       (tp->ev->full_regs || READ_ONCE(tp->ev->perf_on));
 }
 
 /*
@@ -1882,12 +1878,12 @@ static nokprobe_inline void tkp_fentry_common(unsigned long ip,
 	}
 	list_for_each_entry_rcu(hk, &site->probes, site_link) {
 		tp = hk->tp;
-		if (!full && unlikely(tkp_needs_full(tp)))
-			continue;	/* until its site moves to all regs */
 		if (tp->ev->is_return) {
 			tkp_pool_hook(tp, regs, ip);
 			continue;
 		}
+		if (!full && unlikely(tkp_needs_full(tp)))
+			continue;	/* until its site moves to all regs */
 		if (bit < 0) {
 			bit = ftrace_test_recursion_trylock(ip, parent_ip);
 			if (bit < 0) {
@@ -1938,17 +1934,17 @@ static void tkp_fentry_ret(struct rethook_node *node, void *data,
 {
 	struct tkp_rnode *rn = container_of(node, struct tkp_rnode, node);
 	struct tkp_pool *pool = data;
-	u64 outer;
+	bool timed = pool->duration;
+	u64 outer = 0;
 
 	atomic_dec(&pool->busy);
-	if (unlikely(pool->tp->ev->duration)) {
+	if (unlikely(timed)) {
 		outer = __this_cpu_read(tkp_entry_ns);
 		__this_cpu_write(tkp_entry_ns, rn->entry_ns);
-		tkp_emit_unlocked(pool->tp, regs, rn->func, node->ret_addr);
-		__this_cpu_write(tkp_entry_ns, outer);
-		return;
 	}
 	tkp_emit_unlocked(pool->tp, regs, rn->func, node->ret_addr);
+	if (unlikely(timed))
+		__this_cpu_write(tkp_entry_ns, outer);
 }
 NOKPROBE_SYMBOL(tkp_fentry_ret);
 
@@ -2369,6 +2365,8 @@ static void tkp_pool_grow(struct work_struct *work)
 		rethook_add_node(pool->rh, &rn->node);
 	}
 	WRITE_ONCE(pool->size, pool->size + i);
+	WRITE_ONCE(pool->grow_at, pool->size < TKP_POOL_MAX ?
+				  pool->size / 4 * 3 : UINT_MAX);
 }
 
 static void tkp_pool_irq(struct irq_work *irq)
@@ -2391,6 +2389,7 @@ static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
 		return NULL;
 	}
 	pool->tp = tp;
+	pool->duration = tp->ev->duration;
 	pool->node_size = sizeof(*rn);
 	init_irq_work(&pool->irq, tkp_pool_irq);
 	INIT_WORK(&pool->grow, tkp_pool_grow);
@@ -2404,6 +2403,7 @@ static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
 		rethook_add_node(pool->rh, &rn->node);
 	}
 	pool->size = nr;
+	pool->grow_at = nr / 4 * 3;
 	return pool;
 }
 
@@ -2611,6 +2611,25 @@ static unsigned int tkp_files_live(const struct tkp_files *files)
 	return n;
 }
 
+/*
+ * The hit path's shortcut: the event's only file, if it has exactly one
+ * live file, a fixed-size record and no perf user.  Under event_mutex,
+ * after every change of those; a file stays valid as long as in files.
+ */
+static void tkp_fast_update(struct tkp_event *ev)
+{
+	struct trace_event_file *fast = NULL;
+	struct tkp_files *files;
+	unsigned int i;
+
+	files = rcu_dereference_protected(ev->files,
+					  lockdep_is_held(&event_mutex));
+	if (!ev->dyn && !ev->perf_on && tkp_files_live(files) == 1)
+		for (i = 0; i < files->nr && !fast; i++)
+			fast = files->file[i];
+	rcu_assign_pointer(ev->fast, fast);
+}
+
 static int tkp_file_add(struct tkp_event *ev, struct trace_event_file *file)
 {
 	struct tkp_files *old, *new;
@@ -2637,6 +2656,7 @@ static int tkp_file_add(struct tkp_event *ev, struct trace_event_file *file)
 		}
 	}
 	rcu_assign_pointer(ev->files, new);
+	tkp_fast_update(ev);
 	if (old)
 		kfree_rcu(old, rcu);
 	return 0;
@@ -2670,6 +2690,7 @@ static int tkp_file_del(struct tkp_event *ev, struct trace_event_file *file)
 		new = kmalloc(struct_size(new, file, old->nr - 1), GFP_KERNEL);
 		if (!new) {
 			WRITE_ONCE(old->file[i], NULL);
+			tkp_fast_update(ev);
 			return 0;
 		}
 		for (i = 0, j = 0; i < old->nr; i++)
@@ -2678,6 +2699,7 @@ static int tkp_file_del(struct tkp_event *ev, struct trace_event_file *file)
 		new->nr = j;
 	}
 	rcu_assign_pointer(ev->files, new);
+	tkp_fast_update(ev);
 	kfree_rcu(old, rcu);
 	tkp_quiet(ev);
 	return 0;
@@ -2702,6 +2724,7 @@ static int tkp_perf_attach(struct tkp_event *ev, bool on)
 	}
 	if (ret)
 		WRITE_ONCE(ev->perf_on, !on);
+	tkp_fast_update(ev);
 	if (!on)
 		tkp_quiet(ev);
 	return ret;
