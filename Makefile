@@ -5,7 +5,7 @@ export BUILD_DIR ?= $(CURDIR)/build
 export CMD TESTS
 
 PHONY_TARGETS := all deps prepare config kernel initramfs build run check patch sparse \
-	conformance debug check-debug
+	conformance bench debug check-debug
 .PHONY: $(PHONY_TARGETS) \
 	upstream clean distclean
 
@@ -63,6 +63,14 @@ conformance: build
 	@[ -f $(BUILD_DIR)/upstream/obj/arch/x86/boot/bzImage ] || $(MAKE) upstream
 	@scripts/initramfs.sh upstream
 	@scripts/conformance.sh both
+
+# Ours against upstream under qemu -icount (scripts/bench.sh): one table,
+# BENCHMARKS.md and BENCHMARKS.png.  BENCH_QUICK=1 (default under CI=true)
+# is a short run whose report goes to build/bench/.
+bench: build
+	@scripts/deps.sh gnuplot-nox
+	@$(MAKE) --no-print-directory upstream
+	@scripts/bench.sh
 
 patch: prepare
 	@scripts/mkpatch.sh

@@ -1,10 +1,12 @@
 #!/bin/bash
-# Install the Debian packages the build, boot and tests need, when missing.
+# deps.sh [PACKAGE...]: install the Debian packages the build, boot and
+# tests need, and the extra PACKAGEs (e.g. make bench's gnuplot-nox), when
+# missing.
 . "$(dirname "$0")/common.sh"
 
 pkgs=(linux-source-6.1 qemu-system-x86 busybox-static ccache gcc make
       flex bison bc libelf-dev libssl-dev cpio xz-utils kmod rsync perl
-      python3 git libc6-dev linux-perf)
+      python3 git libc6-dev linux-perf "$@")
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

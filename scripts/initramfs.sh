@@ -25,6 +25,7 @@ printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 
 install -m 755 "$TOP/scripts/guest/init" "$root/init"
 install -m 644 "$TOP/scripts/guest/demo.sh" "$root/kpe/demo.sh"
+install -m 644 "$TOP/scripts/guest/bench.sh" "$root/kpe/bench.sh"
 
 # The kselftests: scripts as they are, helpers built static on the host.
 st=$root/kselftest/kprobe_events

@@ -11,7 +11,10 @@
 #   --env 'NAME=VALUE ...'  environment for the guest's tests (e.g.
 #                   KPE_STRESS_SECS=60), exported by the guest's init
 #   --log FILE      console log (default build/VARIANT/console.log)
-#   --icount        exact instruction-count time (-icount shift=0,sleep=off)
+#   --file PATH     copy a host file into the guest as /kpe/files/NAME (repeatable)
+#   --icount        exact instruction-count time (-icount shift=0,sleep=off);
+#                   with --smp 1 only: under icount QEMU 7.2 hangs at
+#                   "x86: Booting SMP configuration" with 2 vCPUs
 #   --kvm           use KVM (opt-in only: on these machines /dev/kvm exists
 #                   but hangs QEMU)
 #
@@ -21,6 +24,7 @@
 . "$(dirname "$0")/common.sh"
 
 variant=linux mode= cmd= tests= conformance= smp=2 mem=1G timeout=600 append= log= icount= kvm= env=
+files=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--variant) variant=$2; shift ;;
@@ -34,6 +38,7 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift ;;
 	--env) env=$2; shift ;;
 	--log) log=$2; shift ;;
+	--file) files+=("$2"); shift ;;
 	--icount) icount=1 ;;
 	--kvm) kvm=1 ;;
 	*) die "unknown option $1" ;;
@@ -65,6 +70,10 @@ for kv in $env; do
 	*) die "--env: '$kv' is not NAME=VALUE" ;;
 	esac
 done
+if [ ${#files[@]} -gt 0 ]; then
+	mkdir -p "$run/kpe/files"
+	cp "${files[@]}" "$run/kpe/files/"
+fi
 (cd "$run" && find kpe | cpio -o -H newc --quiet) > "$run/run.cpio"
 cat "$vdir/initramfs.cpio" "$run/run.cpio" > "$run/boot.cpio"
 
@@ -80,6 +89,10 @@ accel=(-accel "tcg,thread=${TCG_THREAD:-single}")
 qemu=(qemu-system-x86_64 "${accel[@]}" -m "$mem" -smp "$smp"
       -kernel "$kernel" -initrd "$run/boot.cpio" -nic none -no-reboot
       -append "console=ttyS0 panic=-1 $append")
+# Extra QEMU options for one-off investigations, e.g. QEMU_EXTRA=-s for
+# a gdb stub on port 1234.
+# shellcheck disable=SC2206
+[ -n "${QEMU_EXTRA:-}" ] && qemu+=(${QEMU_EXTRA})
 
 if [ "$mode" = shell ]; then
 	"${qemu[@]}" -nographic 2>&1 | tee "$log"

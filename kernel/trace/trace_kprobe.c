@@ -38,18 +38,25 @@
 
 #include <linux/bpf.h>
 #include <linux/error-injection.h>
+#include <linux/ftrace.h>
+#include <linux/hashtable.h>
+#include <linux/irq_work.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
+#include <linux/rethook.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/task_work.h>
 #include <linux/trace_events.h>
+#include <linux/workqueue.h>
 
 #include <asm/setup.h>
+#include <asm/word-at-a-time.h>
 
 #include "trace.h"
 #include "trace_dynevent.h"
@@ -198,6 +205,7 @@ enum tkp_src {
 	TKP_SRC_STACKP,		/* $stack */
 	TKP_SRC_RETVAL,
 	TKP_SRC_ARG,		/* param: N - 1 of $argN */
+	TKP_SRC_DURATION,	/* ns since the function's entry */
 	TKP_SRC_COMM,
 	TKP_SRC_IMM,		/* param: the value; also @ADDR and @SYM */
 	TKP_SRC_IMMSTR,		/* imm: the string */
@@ -234,6 +242,7 @@ struct tkp_arg {
 	u16		user;		/* bit i: dereference i is of user memory */
 	u16		count;		/* array elements; 0 for a scalar */
 	u16		offset;		/* of the field in the record */
+	u16		reg_off;	/* plain register: its pt_regs offset */
 	unsigned long	param;
 	long		drf[TKP_MAX_DEREF];
 };
@@ -274,15 +283,62 @@ struct tkp_files {
 };
 
 /*
+ * A function entry that ftrace calls us at, and the armed fentry places
+ * on it.  Found by address from the ftrace callback, under RCU.  While
+ * ftrace's filter still holds the address but no place is armed the
+ * site stays, empty; tkp_fentry_sync() brings the filter up to date.
+ */
+struct tkp_site {
+	struct hlist_node		hnode;		/* in tkp_sites */
+	unsigned long			ip;
+	struct list_head		probes;		/* tkp_hook.site_link */
+	struct list_head		dirty;		/* on tkp_dirty_sites */
+	bool				full;		/* served with all regs */
+	bool				in[2];		/* in tkp_fops[i]'s filter */
+	struct rcu_head			rcu;
+};
+
+/* A return instance: the function it hooked the return of. */
+struct tkp_rnode {
+	struct rethook_node		node;
+	unsigned long			func;
+	u64				entry_ns;	/* for $duration */
+};
+
+/*
+ * Return instances of a fentry return probe: a rethook whose pool grows
+ * (from a workqueue, never from the hit path) when most of it is in use.
+ */
+struct tkp_pool {
+	struct rethook			*rh;
+	struct tkp_probe		*tp;
+	atomic_t			busy;		/* instances out */
+	unsigned int			size;		/* instances made */
+	unsigned int			grow_at;	/* busy count asking more */
+	unsigned int			node_size;
+	bool				duration;	/* time the entries */
+	struct irq_work			irq;
+	struct work_struct		grow;
+	struct rcu_head			rcu;
+};
+
+/*
  * A trace event: what is recorded and where to.  Several probes (places)
  * may feed one event, if they agree on the kind and the arguments.
  */
 struct tkp_event {
 	struct list_head		probes;	/* struct tkp_probe.sibling */
 	struct tkp_files __rcu		*files;
+	/* The one file, when that and a fixed-size record is all; or NULL. */
+	struct trace_event_file __rcu	*fast;
 	bool				is_return;
 	bool				perf_on;	/* perf or BPF attached */
 	bool				local;		/* perf's own, not listed */
+	bool				used;		/* ever had a user */
+	bool				dyn;		/* has string fields */
+	bool				full_regs;	/* args need every register */
+	bool				duration;	/* has $duration */
+	unsigned long			quiet_gp;	/* RCU cookie: users gone */
 	unsigned int			hdr_size;	/* entry + probe fields */
 	unsigned int			rec_size;	/* ... + fixed arg fields */
 	int				fault_off;	/* __probe_faults, or -1 */
@@ -290,19 +346,55 @@ struct tkp_event {
 	struct tkp_arg			*args;
 	struct trace_event_class	class;
 	struct trace_event_call		call;
+	struct rcu_head			rcu;
 };
 
-/* One place: a kprobe or kretprobe feeding its event. */
+/* A fentry place's hold on one function, linked on its site while armed. */
+struct tkp_hook {
+	struct list_head		site_link;	/* on site->probes */
+	struct tkp_site			*site;
+	struct tkp_probe		*tp;
+	unsigned long			addr;
+};
+
+/* The kprobe or kretprobe of a place that is not on ftrace. */
+struct tkp_kp {
+	struct kretprobe		rp;	/* rp.kp alone for entry probes */
+	struct tkp_probe		*tp;
+};
+
+/* Hits and misses of one place, per CPU: the columns of kprobe_profile. */
+struct tkp_stat {
+	unsigned long			hit;
+	unsigned long			miss;
+};
+
+/*
+ * One place: a kprobe or kretprobe feeding its event, or, on the entry of
+ * a function that ftrace can patch, a "fentry" place: a hook on our one
+ * ftrace_ops (and for return probes a rethook), which costs less per hit
+ * than a kprobe and is armed for many functions in one ftrace update.
+ */
 struct tkp_probe {
 	struct dyn_event		devent;	/* on dyn_event_list */
-	struct kretprobe		rp;	/* rp.kp alone for entry probes */
+	struct tkp_kp			*kp;	/* registered as a kprobe */
 	struct tkp_event		*ev;
 	struct list_head		sibling;	/* on ev->probes */
-	bool				registered;
+	bool				registered;	/* place is live */
+	bool				fentry;		/* on ftrace, see above */
 	int				maxactive;	/* as written, 0: default */
 	char				*symbol;	/* NULL: address probe */
 	long				offset;
-	unsigned long __percpu		*nhit;
+	struct tkp_stat __percpu	*stat;
+	unsigned long			place;	/* address as written, or 0 */
+	unsigned long			addr;	/* where it is, while live */
+
+	/* fentry places only: one hook per function (many for a pattern). */
+	struct tkp_hook			*hooks;
+	unsigned int			nr_hooks;
+	struct tkp_hook			hook1;		/* when only one */
+	struct tkp_pool			*pool;		/* return probes */
+	struct rcu_head			rcu;
 };
 
 /* Ring-buffer records; the field names are the documented format ABI. */
@@ -322,6 +414,8 @@ static int tkp_dyn_show(struct seq_file *m, struct dyn_event *ev);
 static bool tkp_dyn_is_busy(struct dyn_event *ev);
 static int tkp_dyn_free(struct dyn_event *ev);
 static bool tkp_dyn_match(const char *system, const char *event,
+			  int argc, const char **argv, struct dyn_event *ev);
+static bool tkp_match_one(const char *system, const char *event,
 			  int argc, const char **argv, struct dyn_event *ev);
 
 static struct dyn_event_operations tkp_dyn_ops = {
@@ -488,7 +582,7 @@ static bool tkp_symbol_ok(const char *sym)
 	if (!*c)
 		return false;
 	for (; *c; c++)
-		if (!isalnum(*c) && *c != '_' && *c != '.')
+		if (!isalnum(*c) && !strchr("_.*?[]!", *c))
 			return false;
 	return true;
 }
@@ -537,6 +631,9 @@ static int tkp_parse_place(const char *w, struct tkp_spec *spec)
 	}
 	if (spec->is_return && spec->offset)
 		return tkp_fail(spec, 1, 0, TKP_ERR_BAD_RETPROBE);
+	/* A pattern names function entries: no offset. */
+	if (spec->offset && strpbrk(spec->symbol, "*?["))
+		return tkp_fail(spec, 1, len, TKP_ERR_BAD_PROBE_ADDR);
 	return 0;
 }
 
@@ -596,6 +693,10 @@ static int tkp_parse_var(struct tkp_argctx *c, const char *b, size_t len,
 		if (!c->spec->is_return)
 			return tkp_arg_fail(c, b, TKP_ERR_RETVAL_ON_PROBE);
 		a->src = TKP_SRC_RETVAL;
+	} else if (vlen == 8 && !strncmp(v, "duration", 8)) {
+		if (!c->spec->is_return)
+			return tkp_arg_fail(c, b, TKP_ERR_BAD_VAR);
+		a->src = TKP_SRC_DURATION;
 	} else if (vlen == 4 && !strncmp(v, "comm", 4)) {
 		a->src = TKP_SRC_COMM;
 	} else if (vlen == 5 && !strncmp(v, "stack", 5)) {
@@ -825,6 +926,9 @@ static int tkp_parse_arg(struct tkp_spec *spec, int word, const char *w,
 		memcpy(a->name, w, nlen);
 		a->name[nlen] = '\0';
 		body = eq + 1;
+	} else if (!strcmp(w, "$duration") || !strncmp(w, "$duration:", 10)) {
+		/* So that "hist:...:vals=duration" works without a name. */
+		strscpy(a->name, "duration", sizeof(a->name));
 	} else {
 		snprintf(a->name, sizeof(a->name), "arg%d", idx + 1);
 	}
@@ -843,9 +947,15 @@ static int tkp_parse_arg(struct tkp_spec *spec, int word, const char *w,
 	if (ret)
 		return ret;
 
-	/* Defaults: strings for $comm and "..."; x64 for the rest. */
+	/*
+	 * Defaults: strings for $comm and "...", nanoseconds in decimal for
+	 * $duration, x64 for the rest.
+	 */
 	if (a->src == TKP_SRC_COMM || a->src == TKP_SRC_IMMSTR) {
 		a->kind = TKP_K_STRING;
+	} else if (a->src == TKP_SRC_DURATION) {
+		a->kind = TKP_K_U;
+		a->size = sizeof(u64);
 	} else {
 		a->kind = TKP_K_X;
 		a->size = sizeof(long);
@@ -899,6 +1009,66 @@ static void tkp_set_ftype(struct tkp_arg *a)
 }
 
 /* Lay the fields out after the header; false if they do not fit. */
+#define TKP_NO_REG	0xffff
+
+/*
+ * Where in struct pt_regs a plain register argument is, so that the hit
+ * path copies it without interpreting the argument; TKP_NO_REG if the
+ * argument needs more than that.
+ */
+static u16 tkp_reg_off(const struct tkp_arg *a)
+{
+#ifdef CONFIG_X86_64
+	static const u16 arg_off[] = {
+		offsetof(struct pt_regs, di), offsetof(struct pt_regs, si),
+		offsetof(struct pt_regs, dx), offsetof(struct pt_regs, cx),
+		offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
+	};
+
+	if (a->ndrf || a->count || a->kind == TKP_K_BITFIELD ||
+	    a->kind == TKP_K_STRING)
+		return TKP_NO_REG;
+	if (a->src == TKP_SRC_REG)
+		return a->param;
+	if (a->src == TKP_SRC_RETVAL)
+		return offsetof(struct pt_regs, ax);
+	if (a->src == TKP_SRC_ARG && a->param < ARRAY_SIZE(arg_off))
+		return arg_off[a->param];
+#endif
+	return TKP_NO_REG;
+}
+
+/*
+ * Can @a be fetched from the registers ftrace saves for every callback
+ * (the argument registers, ax, bp, sp), without SAVE_REGS?
+ */
+static bool tkp_arg_partial_ok(const struct tkp_arg *a)
+{
+#if defined(CONFIG_X86_64) && defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS)
+	switch (a->src) {
+	case TKP_SRC_REG:
+		switch (a->param) {
+		case offsetof(struct pt_regs, ax):
+		case offsetof(struct pt_regs, cx):
+		case offsetof(struct pt_regs, dx):
+		case offsetof(struct pt_regs, si):
+		case offsetof(struct pt_regs, di):
+		case offsetof(struct pt_regs, r8):
+		case offsetof(struct pt_regs, r9):
+		case offsetof(struct pt_regs, bp):
+		case offsetof(struct pt_regs, sp):
+			return true;
+		}
+		/* %ip too: it reads as a kprobe's only in the full set. */
+		return false;
+	default:
+		return true;
+	}
+#else
+	return false;
+#endif
+}
+
 static bool tkp_layout(struct tkp_arg *args, int nargs, unsigned int hdr,
 		       unsigned int *fixed_end, int *fault_off)
 {
@@ -916,6 +1086,7 @@ static bool tkp_layout(struct tkp_arg *args, int nargs, unsigned int hdr,
 	}
 	for (i = 0; i < nargs; i++) {
 		tkp_set_ftype(&args[i]);
+		args[i].reg_off = tkp_reg_off(&args[i]);
 		if (args[i].kind == TKP_K_STRING) {
 			size = sizeof(u32);
 			align = size;
@@ -1015,8 +1186,24 @@ static void tkp_log_err(int argc, const char **argv, int word, int off,
  * interrupts) disabled.  No locks, no allocation.
  */
 
-/* Per-CPU staging buffer for argument values; see TKP_SCRATCH_SIZE. */
+/*
+ * Recording a hit holds ftrace's recursion bit of its context (task,
+ * softirq, hardirq, NMI, or the one "transition" nesting ftrace allows):
+ * a probe that fires again in that context is one the recording itself
+ * reached (a function the ring buffer or a fetch calls), and is counted
+ * as a miss instead of recursing.  The same bit, with preemption off,
+ * picks the recording's per-CPU staging buffer for argument values (see
+ * TKP_SCRATCH_SIZE): a probe firing in an interrupt of another's
+ * recording uses its own.
+ */
+#define TKP_SLOTS	(TRACE_CTX_TRANSITION + 1)
 static void __percpu *tkp_scratch;
+/*
+ * The entry time (trace_clock_local()) of the return being recorded on
+ * this CPU, for $duration; saved and restored around each return handler,
+ * so that one nested in another's recording leaves it as it was.
+ */
+static DEFINE_PER_CPU(u64, tkp_entry_ns);
 
 /*
  * Is @addr to be read as user memory?  Where user and kernel addresses
@@ -1027,7 +1214,29 @@ static nokprobe_inline bool tkp_is_user(unsigned long addr, bool user)
 {
 	return user ||
 	       (IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
-		addr < TASK_SIZE);
+		addr < TASK_SIZE_MAX);
+}
+
+/*
+ * copy_from_kernel_nofault() of one word, in line: a dereference in a
+ * fetch argument is mostly that.
+ */
+static nokprobe_inline bool tkp_kload_word(unsigned long *dst,
+					   unsigned long addr)
+{
+	if (!copy_from_kernel_nofault_allowed((void *)addr, sizeof(*dst)))
+		return false;
+	/* pagefault_disable(), which the compiler may not inline. */
+	pagefault_disabled_inc();
+	barrier();
+	__get_kernel_nofault(dst, (void *)addr, unsigned long, fault);
+	barrier();
+	pagefault_disabled_dec();
+	return true;
+fault:
+	barrier();
+	pagefault_disabled_dec();
+	return false;
 }
 
 /* Read @size bytes at @addr of kernel or user memory; false on a fault. */
@@ -1036,7 +1245,65 @@ static nokprobe_inline bool tkp_load(void *dst, unsigned long addr,
 {
 	if (tkp_is_user(addr, user))
 		return !copy_from_user_nofault(dst, (void __user *)addr, size);
+	if (size == sizeof(unsigned long))
+		return tkp_kload_word(dst, addr);
 	return !copy_from_kernel_nofault(dst, (void *)addr, size);
+}
+
+/*
+ * strncpy_from_kernel_nofault() a word at a time once @src is aligned:
+ * an aligned word never straddles a page, so reading the bytes after the
+ * NUL in its word is safe.  Returns the length with the NUL (@room if
+ * cut short, which ends with a NUL too), or an error.
+ */
+static nokprobe_inline long tkp_kstrncpy(char *dst, unsigned long src,
+					 long room)
+{
+#ifdef CONFIG_DCACHE_WORD_ACCESS
+	const struct word_at_a_time zero = WORD_AT_A_TIME_CONSTANTS;
+	unsigned long w, bits;
+	long n = 0;
+
+	if (room <= 0)
+		return 0;
+	if (!copy_from_kernel_nofault_allowed((void *)src, room))
+		return -ERANGE;
+	pagefault_disabled_inc();
+	barrier();
+	for (; n < room && ((src + n) & (sizeof(w) - 1)); n++) {
+		__get_kernel_nofault(dst + n, (void *)(src + n), u8, fault);
+		if (!dst[n])
+			goto done;
+	}
+	for (; n + (long)sizeof(w) <= room; n += sizeof(w)) {
+		__get_kernel_nofault(&w, (void *)(src + n), unsigned long,
+				     fault);
+		*(unsigned long *)(dst + n) = w;
+		if (has_zero(w, &bits, &zero)) {
+			bits = create_zero_mask(prep_zero_mask(w, bits, &zero));
+			n += find_zero(bits);
+			goto done;
+		}
+	}
+	for (; n < room; n++) {
+		__get_kernel_nofault(dst + n, (void *)(src + n), u8, fault);
+		if (!dst[n])
+			goto done;
+	}
+	n = room - 1;
+done:
+	barrier();
+	pagefault_disabled_dec();
+	dst[n] = '\0';
+	return n + 1;
+fault:
+	barrier();
+	pagefault_disabled_dec();
+	dst[0] = '\0';
+	return -EFAULT;
+#else
+	return strncpy_from_kernel_nofault(dst, (void *)src, room);
+#endif
 }
 
 static nokprobe_inline unsigned long tkp_source(const struct tkp_arg *a,
@@ -1053,6 +1320,8 @@ static nokprobe_inline unsigned long tkp_source(const struct tkp_arg *a,
 		return regs_return_value(regs);
 	case TKP_SRC_ARG:
 		return regs_get_kernel_argument(regs, a->param);
+	case TKP_SRC_DURATION:
+		return trace_clock_local() - __this_cpu_read(tkp_entry_ns);
 	default:
 		return a->param;
 	}
@@ -1143,7 +1412,7 @@ static nokprobe_inline int tkp_fetch_string(const struct tkp_arg *a,
 	if (tkp_is_user(addr, a->user & BIT(a->ndrf - 1)))
 		len = strncpy_from_user_nofault(dst, (void __user *)addr, room);
 	else
-		len = strncpy_from_kernel_nofault(dst, (void *)addr, room);
+		len = tkp_kstrncpy(dst, addr, room);
 	return len > 0 ? len : 0;
 }
 
@@ -1163,7 +1432,10 @@ static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_event *ev,
 		const struct tkp_arg *a = &ev->args[i];
 		u8 *field = buf + a->offset - hdr;
 
-		if (a->kind == TKP_K_STRING) {
+		if (a->reg_off != TKP_NO_REG) {
+			tkp_put(field, *(unsigned long *)((u8 *)regs +
+							  a->reg_off), a->size);
+		} else if (a->kind == TKP_K_STRING) {
 			len = tkp_fetch_string(a, regs, buf + dyn,
 					       TKP_MAX_RECORD - hdr - dyn);
 			/* __data_loc: length high, offset in record low. */
@@ -1195,8 +1467,8 @@ static nokprobe_inline void tkp_fill_hdr(const struct tkp_event *ev,
 #ifdef CONFIG_PERF_EVENTS
 /*
  * Hand the hit to BPF and perf.  Returns 1 when a BPF program moved the
- * instruction pointer (bpf_override_return): the kprobe must then resume
- * there instead of single-stepping the probed instruction.
+ * instruction pointer (bpf_override_return): execution must then resume
+ * there instead of going on in the probed function.
  */
 static nokprobe_inline int tkp_perf(struct tkp_event *ev,
 				    struct pt_regs *regs, unsigned long a,
@@ -1212,10 +1484,8 @@ static nokprobe_inline int tkp_perf(struct tkp_event *ev,
 	if (bpf_prog_array_valid(call)) {
 		int keep = trace_call_bpf(call, regs);
 
-		if (!ev->is_return && ip != instruction_pointer(regs)) {
-			reset_current_kprobe();
+		if (!ev->is_return && ip != instruction_pointer(regs))
 			return 1;
-		}
 		if (!keep)
 			return 0;
 	}
@@ -1247,70 +1517,457 @@ static nokprobe_inline int tkp_perf(struct tkp_event *ev,
 #endif
 
 /*
- * Write one record per trace instance the event is enabled in, and pass
- * the hit to perf/BPF when attached.  @a and @b are the probe's fields:
- * the probed address, or the function and the return address.  The
- * arguments are fetched once, however many consumers there are.
+ * File flags that need the trace event core's full path: pid filtering,
+ * soft-disable, triggers, filters.  Without them, the stacktrace options,
+ * tp_printk and ftrace exports, a record goes straight into the ring
+ * buffer (comm saving still applies, in the commit).
  */
-static nokprobe_inline int tkp_emit(struct tkp_event *ev,
-				    struct pt_regs *regs,
-				    unsigned long a, unsigned long b)
+#define TKP_FILE_SLOW	(EVENT_FILE_FL_PID_FILTER | EVENT_FILE_FL_SOFT_DISABLED | \
+			 EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_TRIGGER_COND | \
+			 EVENT_FILE_FL_FILTERED)
+#define TKP_TR_SLOW	(TRACE_ITER_STACKTRACE | TRACE_ITER_USERSTACKTRACE)
+
+static nokprobe_inline bool tkp_file_slow(struct trace_event_file *file)
 {
+	/* ftrace exports have no public test; this is their one user. */
+	return IS_ENABLED(CONFIG_STM_SOURCE_FTRACE) ||
+	       (READ_ONCE(file->flags) & TKP_FILE_SLOW) ||
+	       (READ_ONCE(file->tr->trace_flags) & TKP_TR_SLOW) ||
+	       READ_ONCE(tracepoint_printk);
+}
+
+/* One record into @file the trace event core's way. */
+static noinline void tkp_record_slow(struct tkp_event *ev,
+					    struct trace_event_file *file,
+					    struct pt_regs *regs,
+					    unsigned long a, unsigned long b,
+					    const u8 *args, unsigned int body)
+{
+	struct trace_event_buffer fbuf;
+	void *rec;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+	rec = trace_event_buffer_reserve(&fbuf, file, ev->hdr_size + body);
+	if (!rec)
+		return;
+	fbuf.regs = regs;
+	tkp_fill_hdr(ev, rec, a, b);
+	if (args)
+		memcpy(rec + ev->hdr_size, args, body);
+	else if (body)
+		tkp_fetch_args(ev, regs, rec + ev->hdr_size);
+	trace_event_buffer_commit(&fbuf);
+}
+NOKPROBE_SYMBOL(tkp_record_slow);
+
+/*
+ * The flags and counts of struct trace_entry exactly as
+ * tracing_gen_ctx_dec() gives them, computed in line: this is on every
+ * hit's path, and the usual case (task context) is tested first.
+ */
+static nokprobe_inline unsigned int tkp_trace_ctx(void)
+{
+#if defined(CONFIG_TRACE_IRQFLAGS_SUPPORT) && defined(CONFIG_X86)
+	unsigned int pc = preempt_count(), fl = 0, depth, migr = 0;
+	unsigned long tif = READ_ONCE(current_thread_info()->flags);
+
+	if (irqs_disabled())
+		fl |= TRACE_FLAG_IRQS_OFF;
+	if (unlikely(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK))) {
+		if (pc & NMI_MASK)
+			fl |= TRACE_FLAG_NMI;
+		if (pc & HARDIRQ_MASK)
+			fl |= TRACE_FLAG_HARDIRQ;
+		if (in_serving_softirq())
+			fl |= TRACE_FLAG_SOFTIRQ;
+		if (softirq_count() >> (SOFTIRQ_SHIFT + 1))
+			fl |= TRACE_FLAG_BH_OFF;
+	}
+	if (tif & _TIF_NEED_RESCHED)
+		fl |= TRACE_FLAG_NEED_RESCHED;
+	if (test_preempt_need_resched())
+		fl |= TRACE_FLAG_PREEMPT_RESCHED;
+	depth = pc & 0xff;
+	if (depth > 0xf)
+		depth = 0xf;
+#ifdef CONFIG_SMP
+	migr = current->migration_disabled;
+	if (migr > 0xf)
+		migr = 0xf;
+#endif
+	/* Less our own caller's preempt_disable(), as the core does. */
+	return (fl << 16 | migr << 4 | depth) - IS_ENABLED(CONFIG_PREEMPTION);
+#else
+	return tracing_gen_ctx_dec();
+#endif
+}
+
+/*
+ * One record straight into @file's ring buffer: its arguments from
+ * @args, or fetched right into it when @args is NULL.
+ */
+static nokprobe_inline void tkp_record_fast(struct tkp_event *ev,
+					    struct trace_event_file *file,
+					    struct pt_regs *regs,
+					    unsigned long a, unsigned long b,
+					    const u8 *args, unsigned int body)
+{
+	struct trace_buffer *buffer = file->tr->array_buffer.buffer;
+	struct ring_buffer_event *event;
+	struct trace_entry *ent;
+
+	event = ring_buffer_lock_reserve(buffer, ev->hdr_size + body);
+	if (!event)
+		return;
+	ent = ring_buffer_event_data(event);
+	tracing_generic_entry_update(ent, ev->call.event.type,
+				     tkp_trace_ctx());
+	tkp_fill_hdr(ev, ent, a, b);
+	if (args)
+		memcpy((u8 *)ent + ev->hdr_size, args, body);
+	else if (body)
+		tkp_fetch_args(ev, regs, (u8 *)ent + ev->hdr_size);
+	trace_buffer_unlock_commit_nostack(buffer, event);
+}
+
+/*
+ * tkp_emit() for all but the common case: several trace instances, perf,
+ * strings, filters and triggers.  The arguments are fetched once, into
+ * staging buffer @slot, however many consumers there are.
+ */
+static noinline int tkp_emit_general(struct tkp_probe *tp,
+				     struct pt_regs *regs, unsigned long a,
+				     unsigned long b, unsigned int slot)
+{
+	struct tkp_event *ev = tp->ev;
 	struct tkp_files *files = rcu_dereference_sched(ev->files);
 	bool perf = READ_ONCE(ev->perf_on);
+	unsigned int i, body = ev->rec_size - ev->hdr_size;
 	struct trace_event_file *file;
-	struct trace_event_buffer fbuf;
-	unsigned int i, body = 0;
 	u8 *args = NULL;
-	void *rec;
 
 	if (!files && !perf)
 		return 0;
-	if (ev->rec_size > ev->hdr_size) {
-		args = this_cpu_ptr(tkp_scratch);
+	if (body) {
+		args = this_cpu_ptr(tkp_scratch) + slot * TKP_SCRATCH_SIZE;
 		body = tkp_fetch_args(ev, regs, args);
 	}
 	for (i = 0; files && i < files->nr; i++) {
 		file = READ_ONCE(files->file[i]);
-		if (!file || trace_trigger_soft_disabled(file))
+		if (!file)
 			continue;
-		rec = trace_event_buffer_reserve(&fbuf, file,
-						 ev->hdr_size + body);
-		if (!rec)
-			continue;
-		fbuf.regs = regs;
-		tkp_fill_hdr(ev, rec, a, b);
-		if (body)
-			memcpy(rec + ev->hdr_size, args, body);
-		trace_event_buffer_commit(&fbuf);
+		if (unlikely(tkp_file_slow(file)))
+			tkp_record_slow(ev, file, regs, a, b, args, body);
+		else
+			tkp_record_fast(ev, file, regs, a, b, args, body);
 	}
 	return perf ? tkp_perf(ev, regs, a, b, args, body) : 0;
+}
+NOKPROBE_SYMBOL(tkp_emit_general);
+
+/*
+ * Write one record per trace instance the event is enabled in, and pass
+ * the hit to perf/BPF when attached.  @a and @b are the probe's fields:
+ * the probed address, or the function and the return address.  The
+ * caller holds ftrace's recursion bit, whose number is @slot.  Returns 1
+ * when BPF moved the instruction pointer (see tkp_perf()).
+ */
+static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
+				    struct pt_regs *regs, unsigned long a,
+				    unsigned long b, unsigned int slot)
+{
+	struct tkp_event *ev = tp->ev;
+	struct trace_event_file *file = rcu_dereference_sched(ev->fast);
+
+	raw_cpu_inc(tp->stat->hit);
+	/*
+	 * The common case: one trace instance, a fixed-size record, whose
+	 * arguments are fetched right into it.
+	 */
+	if (likely(file && !tkp_file_slow(file))) {
+		tkp_record_fast(ev, file, regs, a, b, NULL,
+				ev->rec_size - ev->hdr_size);
+		return 0;
+	}
+	return tkp_emit_general(tp, regs, a, b, slot);
+}
+
+/*
+ * tkp_emit() for a kprobe or a fentry return, which hold no recursion
+ * bit: the common case, which uses no staging buffer, needs none.  A
+ * probe the recording reaches records too, nested, as it would in an
+ * interrupt; it cannot recurse further because its own recording holds
+ * the bit.  The other cases take it first.
+ */
+static nokprobe_inline int tkp_emit_unlocked(struct tkp_probe *tp,
+					     struct pt_regs *regs,
+					     unsigned long a, unsigned long b)
+{
+	struct tkp_event *ev = tp->ev;
+	struct trace_event_file *file = rcu_dereference_sched(ev->fast);
+	int bit, ret;
+
+	if (likely(file && !tkp_file_slow(file))) {
+		raw_cpu_inc(tp->stat->hit);
+		tkp_record_fast(ev, file, regs, a, b, NULL,
+				ev->rec_size - ev->hdr_size);
+		return 0;
+	}
+	bit = ftrace_test_recursion_trylock(a, b);
+	if (bit < 0) {
+		raw_cpu_inc(tp->stat->miss);
+		return 0;
+	}
+	raw_cpu_inc(tp->stat->hit);
+	ret = tkp_emit_general(tp, regs, a, b, bit - TRACE_FTRACE_START);
+	ftrace_test_recursion_unlock(bit);
+	return ret;
 }
 
 static int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct tkp_probe *tp = container_of(kp, struct tkp_probe, rp.kp);
+	struct tkp_probe *tp = container_of(kp, struct tkp_kp, rp.kp)->tp;
 
-	raw_cpu_inc(*tp->nhit);
-	/* Non-zero only when BPF redirected execution. */
-	return tkp_emit(tp->ev, regs, (unsigned long)kp->addr, 0);
+	if (!tkp_emit_unlocked(tp, regs, (unsigned long)kp->addr, 0))
+		return 0;
+	/* BPF redirected execution: resume there, do not single-step. */
+	reset_current_kprobe();
+	return 1;
 }
 NOKPROBE_SYMBOL(tkp_entry_hit);
+
+/* A kretprobe's entry: the time, for $duration. */
+static int tkp_return_entry(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	*(u64 *)ri->data = trace_clock_local();
+	return 0;
+}
+NOKPROBE_SYMBOL(tkp_return_entry);
 
 static int tkp_return_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
-	struct tkp_probe *tp;
+	u64 outer;
 
 	if (unlikely(!rp))
 		return 0;
-	tp = container_of(rp, struct tkp_probe, rp);
-	raw_cpu_inc(*tp->nhit);
-	tkp_emit(tp->ev, regs, (unsigned long)rp->kp.addr,
-		 get_kretprobe_retaddr(ri));
+	if (rp->entry_handler) {
+		outer = __this_cpu_read(tkp_entry_ns);
+		__this_cpu_write(tkp_entry_ns, *(u64 *)ri->data);
+		tkp_emit_unlocked(container_of(rp, struct tkp_kp, rp)->tp,
+				  regs, (unsigned long)rp->kp.addr,
+				  get_kretprobe_retaddr(ri));
+		__this_cpu_write(tkp_entry_ns, outer);
+		return 0;
+	}
+	tkp_emit_unlocked(container_of(rp, struct tkp_kp, rp)->tp, regs,
+			  (unsigned long)rp->kp.addr, get_kretprobe_retaddr(ri));
 	return 0;
 }
 NOKPROBE_SYMBOL(tkp_return_hit);
+
+/*
+ * fentry places.  All of them share one ftrace_ops whose filter holds the
+ * functions with an armed place; its callback finds the site by address.
+ */
+#define TKP_SITE_BITS	10
+static DEFINE_HASHTABLE(tkp_sites, TKP_SITE_BITS);
+
+static nokprobe_inline struct tkp_site *tkp_site_find(unsigned long ip)
+{
+	struct tkp_site *site;
+
+	hash_for_each_possible_rcu_notrace(tkp_sites, site, hnode, ip)
+		if (site->ip == ip)
+			return site;
+	return NULL;
+}
+
+/*
+ * ftrace refused a nested call (the recording reached this function):
+ * charge a miss to every entry probe there.
+ */
+static noinline void tkp_fentry_missed(struct tkp_site *site)
+{
+	struct tkp_hook *hk;
+
+	list_for_each_entry_rcu(hk, &site->probes, site_link)
+		if (!hk->tp->ev->is_return)
+			raw_cpu_inc(hk->tp->stat->miss);
+}
+NOKPROBE_SYMBOL(tkp_fentry_missed);
+
+/*
+ * A return probe's entry half: take an instance and hook the return.  An
+ * empty pool is a miss; a pool three quarters in use asks for more.
+ */
+static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
+					  struct pt_regs *regs,
+					  unsigned long func)
+{
+	struct tkp_pool *pool = tp->pool;
+	struct freelist_node *fn;
+	struct rethook_node *node;
+
+	/*
+	 * rethook_try_get() less its checks for a rethook being freed (a
+	 * pool goes only a grace period after its place was disarmed) and
+	 * for RCU watching (it does in ftrace callbacks).
+	 */
+	fn = freelist_try_get(&pool->rh->pool);
+	node = fn ? container_of(fn, struct rethook_node, freelist) : NULL;
+	if (unlikely(!node)) {
+		raw_cpu_inc(tp->stat->miss);
+		irq_work_queue(&pool->irq);
+		return;
+	}
+	container_of(node, struct tkp_rnode, node)->func = func;
+	if (unlikely(pool->duration))
+		container_of(node, struct tkp_rnode, node)->entry_ns =
+			trace_clock_local();
+	rethook_hook(node, regs, true);
+	if (atomic_inc_return(&pool->busy) > READ_ONCE(pool->grow_at))
+		irq_work_queue(&pool->irq);
+}
+
+/*
+ * Does @tp need every register (pt_regs as a kprobe gives it)?  Its
+ * arguments may say so, and so does perf/BPF, whose programs may read any
+ * register or move the instruction pointer (bpf_override_return).
+ */
+static nokprobe_inline bool tkp_needs_full(const struct tkp_probe *tp)
+{
+	/* A return is recorded from the rethook's registers, all of them. */
+	return !tp->ev->is_return &&
+	       (tp->ev->full_regs || READ_ONCE(tp->ev->perf_on));
+}
+
+/*
+ * The ftrace callback of both our ftrace_ops: @full says whether @regs
+ * has every register or only those ftrace saves for any callback.  While
+ * a site moves from one ops to the other both call here for a moment;
+ * the one the site is not served by yet, or any more, stands aside.
+ */
+static nokprobe_inline void tkp_fentry_common(unsigned long ip,
+					      unsigned long parent_ip,
+					      struct pt_regs *regs, bool full)
+{
+	struct tkp_site *site;
+	struct tkp_probe *tp;
+	struct tkp_hook *hk;
+	unsigned long saved;
+	int bit = -1;
+
+	/*
+	 * Hooking a return records nothing and calls nothing traced: only
+	 * an entry probe needs the recursion bit, taken when first needed.
+	 */
+	preempt_disable_notrace();
+	site = tkp_site_find(ip);
+	if (!site || !regs || READ_ONCE(site->full) != full)
+		goto out;
+	/*
+	 * perf and BPF (only ever served with all registers) see them as a
+	 * kprobe on this function would show them: just past the int3.
+	 */
+	if (full) {
+		saved = instruction_pointer(regs);
+		instruction_pointer_set(regs, ip + INT3_INSN_SIZE);
+	}
+	list_for_each_entry_rcu(hk, &site->probes, site_link) {
+		tp = hk->tp;
+		if (tp->ev->is_return) {
+			tkp_pool_hook(tp, regs, ip);
+			continue;
+		}
+		if (!full && unlikely(tkp_needs_full(tp)))
+			continue;	/* until its site moves to all regs */
+		if (bit < 0) {
+			bit = ftrace_test_recursion_trylock(ip, parent_ip);
+			if (bit < 0) {
+				tkp_fentry_missed(site);
+				break;
+			}
+		}
+		if (tkp_emit(tp, regs, ip, 0, bit - TRACE_FTRACE_START)) {
+			saved = instruction_pointer(regs);	/* BPF's */
+			break;
+		}
+	}
+	if (full)
+		instruction_pointer_set(regs, saved);
+	if (bit >= 0)
+		ftrace_test_recursion_unlock(bit);
+out:
+	preempt_enable_notrace();
+}
+
+static void tkp_fentry_hit(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+	tkp_fentry_common(ip, parent_ip, ftrace_get_regs(fregs), true);
+}
+NOKPROBE_SYMBOL(tkp_fentry_hit);
+
+#if defined(CONFIG_X86_64) && defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS)
+/*
+ * Without SAVE_REGS ftrace still saves the registers that pass arguments,
+ * ax, bp, ip and sp, in place in a struct pt_regs; the rest of it is not
+ * to be read (tkp_arg_partial_ok()).  Saving less costs less per hit.
+ */
+static void tkp_fentry_hit_args(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *ops,
+				struct ftrace_regs *fregs)
+{
+	tkp_fentry_common(ip, parent_ip, &fregs->regs, false);
+}
+NOKPROBE_SYMBOL(tkp_fentry_hit_args);
+#define TKP_HAVE_ARGS_OPS	1
+#else
+#define TKP_HAVE_ARGS_OPS	0
+#endif
+
+static void tkp_fentry_ret(struct rethook_node *node, void *data,
+			   struct pt_regs *regs)
+{
+	struct tkp_rnode *rn = container_of(node, struct tkp_rnode, node);
+	struct tkp_pool *pool = data;
+	bool timed = pool->duration;
+	u64 outer = 0;
+
+	atomic_dec(&pool->busy);
+	if (unlikely(timed)) {
+		outer = __this_cpu_read(tkp_entry_ns);
+		__this_cpu_write(tkp_entry_ns, rn->entry_ns);
+	}
+	tkp_emit_unlocked(pool->tp, regs, rn->func, node->ret_addr);
+	if (unlikely(timed))
+		__this_cpu_write(tkp_entry_ns, outer);
+}
+NOKPROBE_SYMBOL(tkp_fentry_ret);
+
+/* Our two ftrace_ops: [0] with only argument registers, [1] with all. */
+struct tkp_fops {
+	struct ftrace_ops	ops;
+	unsigned int		nr;	/* sites in its filter */
+	bool			on;	/* registered with ftrace */
+};
+
+static struct tkp_fops tkp_fops[2] = {
+#if TKP_HAVE_ARGS_OPS
+	{ .ops = {
+		.func	= tkp_fentry_hit_args,
+	} },
+#else
+	{ },
+#endif
+	{ .ops = {
+		.func	= tkp_fentry_hit,
+		.flags	= FTRACE_OPS_FL_SAVE_REGS,
+	} },
+};
 
 /* ---------------------------------------------------------------------
  * The trace event: fields, text output, enable/disable.
@@ -1447,36 +2104,502 @@ static struct trace_event_functions tkp_event_funcs = {
 	.trace		= tkp_print,
 };
 
+/* ---------------------------------------------------------------------
+ * fentry places: arming, ftrace's filter, pools of return instances.
+ * All under event_mutex.
+ */
+
+static LIST_HEAD(tkp_dirty_sites);
+static struct task_struct *tkp_sync_task;	/* has tkp_sync_cb queued */
+
+static void tkp_site_dirty(struct tkp_site *site)
+{
+	if (list_empty(&site->dirty))
+		list_add_tail(&site->dirty, &tkp_dirty_sites);
+}
+
+static bool tkp_armed(const struct tkp_probe *tp)
+{
+	return tp->nr_hooks && tp->hooks[0].site;
+}
+
+static void tkp_site_disarm(struct tkp_probe *tp)
+{
+	struct tkp_hook *hk;
+	unsigned int i;
+
+	for (i = 0; i < tp->nr_hooks; i++) {
+		hk = &tp->hooks[i];
+		if (!hk->site)
+			continue;
+		list_del_rcu(&hk->site_link);
+		tkp_site_dirty(hk->site);
+		hk->site = NULL;
+	}
+}
+
+static int tkp_site_arm(struct tkp_probe *tp)
+{
+	struct tkp_site *site;
+	struct tkp_hook *hk;
+	unsigned int i;
+
+	for (i = 0; i < tp->nr_hooks; i++) {
+		hk = &tp->hooks[i];
+		site = tkp_site_find(hk->addr);
+		if (!site) {
+			site = kzalloc(sizeof(*site), GFP_KERNEL);
+			if (!site) {
+				tkp_site_disarm(tp);
+				return -ENOMEM;
+			}
+			site->ip = hk->addr;
+			INIT_LIST_HEAD(&site->probes);
+			INIT_LIST_HEAD(&site->dirty);
+			hash_add_rcu(tkp_sites, &site->hnode, site->ip);
+		}
+		list_add_tail_rcu(&hk->site_link, &site->probes);
+		hk->site = site;
+		tkp_site_dirty(site);
+	}
+	return 0;
+}
+
+/* Is @site wanted at all, and by which ops (the index in tkp_fops)? */
+static int tkp_site_want(struct tkp_site *site)
+{
+	struct tkp_hook *hk;
+	int want = -1;
+
+	list_for_each_entry(hk, &site->probes, site_link) {
+		if (tkp_needs_full(hk->tp) || !TKP_HAVE_ARGS_OPS)
+			return 1;
+		want = 0;
+	}
+	return want;
+}
+
 /*
- * Arm the kprobe when the event gets its first user, disarm it after the
- * last.  Callers hold event_mutex.
+ * Is @site to leave tkp_fops[@i]'s filter now: in it, not wanted there,
+ * and not served by it (a site moving to the other ops switched already).
+ */
+static bool tkp_site_leaves(struct tkp_site *site, int i)
+{
+	int want = tkp_site_want(site);
+
+	return site->in[i] && want != i && (want < 0 || site->full != i);
+}
+
+static int tkp_filter_add(struct tkp_fops *f, unsigned long *ips,
+			  unsigned int nr)
+{
+	int ret = ftrace_set_filter_ips(&f->ops, ips, nr, 0, 0);
+
+	if (!ret && !f->on) {
+		ret = register_ftrace_function(&f->ops);
+		if (ret)
+			ftrace_set_filter_ips(&f->ops, ips, nr, 1, 0);
+		else
+			f->on = true;
+	}
+	if (!ret)
+		f->nr += nr;
+	return ret;
+}
+
+static int tkp_filter_del(struct tkp_fops *f, unsigned long *ips,
+			  unsigned int nr)
+{
+	int ret;
+
+	if (nr == f->nr && f->on) {
+		/* An empty filter would mean every function: stop first. */
+		if (unregister_ftrace_function(&f->ops))
+			return -EBUSY;
+		f->on = false;
+	}
+	ret = ftrace_set_filter_ips(&f->ops, ips, nr, 1, 0);
+	/* ftrace forgets the functions of a module that went (-ENOENT). */
+	if (!ret || (ret == -ENOENT && nr == 1))
+		f->nr -= nr;
+	return ret == -ENOENT && nr == 1 ? 0 : ret;
+}
+
+/*
+ * Bring our ops' filters in line with the armed sites: one ftrace update
+ * (a walk over every function of the kernel) per ops for all additions,
+ * and one for all removals.  A site that changes ops is added to the new
+ * one before it leaves the old, and switches in between, so that it is
+ * served all along, once.  What fails stays on the dirty list.
+ */
+static void tkp_fentry_sync(void)
+{
+	struct tkp_site *site, *n;
+	unsigned int nr = 0, cnt;
+	unsigned long *ips;
+	int i, want, ret;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(site, &tkp_dirty_sites, dirty)
+		nr++;
+	if (!nr)
+		return;
+	ips = kmalloc_array(nr, sizeof(*ips), GFP_KERNEL);
+	if (!ips)
+		return;
+
+	for (i = 0; i < 2; i++) {
+		cnt = 0;
+		list_for_each_entry(site, &tkp_dirty_sites, dirty)
+			if (tkp_site_want(site) == i && !site->in[i])
+				ips[cnt++] = site->ip;
+		if (!cnt)
+			continue;
+		ret = tkp_filter_add(&tkp_fops[i], ips, cnt);
+		if (ret) {
+			pr_warn_ratelimited("cannot hook %u functions: %d\n",
+					    cnt, ret);
+			continue;
+		}
+		list_for_each_entry(site, &tkp_dirty_sites, dirty)
+			if (tkp_site_want(site) == i)
+				site->in[i] = true;
+	}
+
+	list_for_each_entry(site, &tkp_dirty_sites, dirty) {
+		want = tkp_site_want(site);
+		if (want >= 0 && site->in[want])
+			WRITE_ONCE(site->full, want);
+	}
+
+	for (i = 0; i < 2; i++) {
+		cnt = 0;
+		list_for_each_entry(site, &tkp_dirty_sites, dirty)
+			if (tkp_site_leaves(site, i))
+				ips[cnt++] = site->ip;
+		if (!cnt)
+			continue;
+		ret = tkp_filter_del(&tkp_fops[i], ips, cnt);
+		list_for_each_entry(site, &tkp_dirty_sites, dirty) {
+			if (!tkp_site_leaves(site, i))
+				continue;
+			/* One at a time if the batch failed. */
+			if (ret && tkp_filter_del(&tkp_fops[i], &site->ip, 1))
+				continue;
+			site->in[i] = false;
+		}
+	}
+	kfree(ips);
+
+	list_for_each_entry_safe(site, n, &tkp_dirty_sites, dirty) {
+		want = tkp_site_want(site);
+		if (site->in[0] != (want == 0) || site->in[1] != (want == 1))
+			continue;
+		list_del_init(&site->dirty);
+		if (want < 0) {
+			hash_del_rcu(&site->hnode);
+			kfree_rcu(site, rcu);
+		}
+	}
+}
+
+static void tkp_sync_cb(struct callback_head *cb)
+{
+	kfree(cb);
+	mutex_lock(&event_mutex);
+	if (tkp_sync_task == current)
+		tkp_sync_task = NULL;
+	tkp_fentry_sync();
+	mutex_unlock(&event_mutex);
+}
+
+/*
+ * Apply the arming and disarming done so far.  An ftrace update costs a
+ * walk over every function of the kernel, so the changes one system call
+ * makes (enabling a whole group of events, say) are applied together, as
+ * the caller returns to user space: before it can see the write's result.
+ * Callers that will not return to user space get them at once.
+ */
+static void tkp_fentry_commit(void)
+{
+	struct callback_head *cb;
+
+	lockdep_assert_held(&event_mutex);
+	if (list_empty(&tkp_dirty_sites) || tkp_sync_task == current)
+		return;
+	if (system_state == SYSTEM_RUNNING &&
+	    !(current->flags & (PF_KTHREAD | PF_IO_WORKER | PF_EXITING))) {
+		cb = kmalloc(sizeof(*cb), GFP_KERNEL);
+		if (cb) {
+			init_task_work(cb, tkp_sync_cb);
+			if (!task_work_add(current, cb, TWA_RESUME)) {
+				tkp_sync_task = current;
+				return;
+			}
+			kfree(cb);
+		}
+	}
+	tkp_fentry_sync();
+}
+
+/*
+ * Return instances.  A pool starts with MAXACTIVE instances (or
+ * TKP_POOL_DEFAULT) and, when three quarters are out (tasks sleeping in
+ * the function, say), grows fourfold from a workqueue, up to
+ * TKP_POOL_MAX.  Only a return that finds the pool empty is missed.
+ */
+#define TKP_POOL_DEFAULT	64
+#define TKP_POOL_MAX		16384
+
+
+static void tkp_pool_grow(struct work_struct *work)
+{
+	struct tkp_pool *pool = container_of(work, struct tkp_pool, grow);
+	unsigned int i, n = min(pool->size * 3, TKP_POOL_MAX - pool->size);
+	struct tkp_rnode *rn;
+
+	for (i = 0; i < n; i++) {
+		rn = kzalloc(pool->node_size, GFP_KERNEL);
+		if (!rn)
+			break;
+		rethook_add_node(pool->rh, &rn->node);
+	}
+	WRITE_ONCE(pool->size, pool->size + i);
+	WRITE_ONCE(pool->grow_at, pool->size < TKP_POOL_MAX ?
+				  pool->size / 4 * 3 : UINT_MAX);
+}
+
+static void tkp_pool_irq(struct irq_work *irq)
+{
+	schedule_work(&container_of(irq, struct tkp_pool, irq)->grow);
+}
+
+static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
+{
+	struct tkp_pool *pool;
+	struct tkp_rnode *rn;
+	unsigned int i;
+
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	if (!pool)
+		return NULL;
+	pool->rh = rethook_alloc(pool, tkp_fentry_ret);
+	if (!pool->rh) {
+		kfree(pool);
+		return NULL;
+	}
+	pool->tp = tp;
+	pool->duration = tp->ev->duration;
+	pool->node_size = sizeof(*rn);
+	init_irq_work(&pool->irq, tkp_pool_irq);
+	INIT_WORK(&pool->grow, tkp_pool_grow);
+	for (i = 0; i < nr; i++) {
+		rn = kzalloc(pool->node_size, GFP_KERNEL);
+		if (!rn) {
+			rethook_free(pool->rh);
+			kfree(pool);
+			return NULL;
+		}
+		rethook_add_node(pool->rh, &rn->node);
+	}
+	pool->size = nr;
+	pool->grow_at = nr / 4 * 3;
+	return pool;
+}
+
+/*
+ * No entry hook may run any more (disarmed, and a grace period since).
+ * Instances still out come back to a rethook without a handler and are
+ * freed; a return handler still running is done after a grace period.
+ */
+static void tkp_pool_free(struct tkp_pool *pool)
+{
+	if (!pool)
+		return;
+	irq_work_sync(&pool->irq);
+	cancel_work_sync(&pool->grow);
+	rethook_free(pool->rh);
+	kfree_rcu(pool, rcu);
+}
+
+/*
+ * Put @tp on ftrace if its place is the entry of a function ftrace can
+ * patch and kprobes would accept.  Returns 0 when it did, 1 when @tp
+ * needs a kprobe instead, or an error.  perf's private probes stay on
+ * kprobes, where BPF expects them (bpf_get_func_ip, say).
+ */
+/* Is @sym ("SYM" or "MOD:SYM") a pattern: a glob over functions? */
+static bool tkp_is_pattern(const char *sym)
+{
+	return sym && strpbrk(sym, "*?[");
+}
+
+/*
+ * A pattern's functions: those ftrace can hook whose names match (ftrace
+ * matches the glob, so notrace and inlined-away functions are not among
+ * them), less the ones kprobes refuse.  One hook each, at most
+ * TKP_WILD_MAX.  Returns 0, or -ENOENT when none is left.
+ */
+#define TKP_WILD_MAX	4096
+
+static int tkp_wild_register(struct tkp_probe *tp)
+{
+	const char *colon = strchr(tp->symbol, ':');
+	unsigned int i, n = 0, skipped = 0;
+	struct ftrace_func_entry *e;
+	struct tkp_hook *hooks = NULL;
+	struct ftrace_hash *hash;
+	struct ftrace_ops *ops;
+	char *glob;
+	int ret;
+
+	/* ftrace spells "MOD:PATTERN" as "PATTERN:mod:MOD". */
+	if (colon)
+		glob = kasprintf(GFP_KERNEL, "%s:mod:%.*s", colon + 1,
+				 (int)(colon - tp->symbol), tp->symbol);
+	else
+		glob = kstrdup(tp->symbol, GFP_KERNEL);
+	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!glob || !ops)
+		goto out;
+	ret = ftrace_set_filter(ops, glob, strlen(glob), 1);
+	if (ret) {
+		ret = ret == -ENOMEM ? ret : -ENOENT;
+		goto out;
+	}
+	hash = ops->func_hash->filter_hash;
+	ret = -E2BIG;
+	if (!hash || hash->count > TKP_WILD_MAX)
+		goto out_free;
+	ret = -ENOMEM;
+	hooks = kcalloc(hash->count, sizeof(*hooks), GFP_KERNEL);
+	if (!hooks)
+		goto out_free;
+	for (i = 0; i < BIT(hash->size_bits); i++) {
+		hlist_for_each_entry(e, &hash->buckets[i], hlist) {
+			if (within_kprobe_blacklist(e->ip)) {
+				skipped++;
+				continue;
+			}
+			hooks[n].tp = tp;
+			hooks[n++].addr = e->ip;
+		}
+	}
+	ret = -ENOENT;
+	if (!n)
+		goto out_free;
+	if (tp->ev->is_return && !tp->pool) {
+		tp->pool = tkp_pool_alloc(tp, tp->maxactive ?: TKP_POOL_DEFAULT);
+		ret = -ENOMEM;
+		if (!tp->pool)
+			goto out_free;
+	}
+	if (skipped)
+		pr_info("%s: %u functions that cannot be probed skipped\n",
+			tp->symbol, skipped);
+	if (tp->hooks != &tp->hook1)
+		kfree(tp->hooks);
+	tp->hooks = hooks;
+	tp->nr_hooks = n;
+	tp->addr = hooks[0].addr;
+	tp->fentry = true;
+	tp->registered = true;
+	hooks = NULL;
+	ret = 0;
+out_free:
+	ftrace_free_filter(ops);
+out:
+	kfree(hooks);
+	kfree(ops);
+	kfree(glob);
+	return ret;
+}
+
+static int tkp_fentry_register(struct tkp_probe *tp)
+{
+	unsigned long addr = tp->place;
+
+	if (tp->ev->local)
+		return 1;
+	if (tkp_is_pattern(tp->symbol))
+		return tkp_wild_register(tp);
+	if (!addr && tp->symbol) {
+		addr = kallsyms_lookup_name(tp->symbol);
+		if (addr)
+			addr += tp->offset;
+	}
+	if (!addr || ftrace_location(addr) != addr ||
+	    within_kprobe_blacklist(addr))
+		return 1;
+	if (tp->ev->is_return && !tp->pool) {
+		tp->pool = tkp_pool_alloc(tp, tp->maxactive ?: TKP_POOL_DEFAULT);
+		if (!tp->pool)
+			return -ENOMEM;
+	}
+	if (tp->hooks != &tp->hook1)
+		kfree(tp->hooks);
+	tp->hook1.tp = tp;
+	tp->hook1.addr = addr;
+	tp->hooks = &tp->hook1;
+	tp->nr_hooks = 1;
+	tp->addr = addr;
+	tp->fentry = true;
+	tp->registered = true;
+	return 0;
+}
+
+/*
+ * Arm the places when the event gets its first user, disarm them after
+ * the last.  Callers hold event_mutex.
  */
 static int tkp_arm(struct tkp_event *ev, bool on)
 {
 	struct tkp_probe *tp;
-	int ret;
+	int ret = 0;
 
 	list_for_each_entry(tp, &ev->probes, sibling) {
 		/*
 		 * A place in a module not loaded now is armed on its load;
 		 * one whose text is gone (module init code) stays off.
 		 */
-		if (!tp->registered || kprobe_gone(&tp->rp.kp))
+		if (!tp->registered)
 			continue;
-		if (!on) {
-			disable_kprobe(&tp->rp.kp);
-			continue;
+		if (tp->fentry) {
+			if (!on)
+				tkp_site_disarm(tp);
+			else if (!tkp_armed(tp))
+				ret = tkp_site_arm(tp);
+		} else if (!kprobe_gone(&tp->kp->rp.kp)) {
+			if (!on)
+				disable_kprobe(&tp->kp->rp.kp);
+			else
+				ret = enable_kprobe(&tp->kp->rp.kp);
 		}
-		ret = enable_kprobe(&tp->rp.kp);
-		if (ret) {
-			list_for_each_entry_continue_reverse(tp, &ev->probes,
-							     sibling)
-				if (tp->registered)
-					disable_kprobe(&tp->rp.kp);
-			return ret;
+		if (ret)
+			break;
+	}
+	if (ret) {
+		list_for_each_entry_continue_reverse(tp, &ev->probes, sibling) {
+			if (!tp->registered)
+				continue;
+			if (tp->fentry)
+				tkp_site_disarm(tp);
+			else if (!kprobe_gone(&tp->kp->rp.kp))
+				disable_kprobe(&tp->kp->rp.kp);
 		}
 	}
-	return 0;
+	if (on && !ret)
+		ev->used = true;
+	tkp_fentry_commit();
+	return ret;
+}
+
+/* The event lost its last user: remember when, see tkp_forget(). */
+static void tkp_quiet(struct tkp_event *ev)
+{
+	if (!rcu_access_pointer(ev->files) && !ev->perf_on)
+		ev->quiet_gp = get_state_synchronize_rcu();
 }
 
 static unsigned int tkp_files_live(const struct tkp_files *files)
@@ -1486,6 +2609,25 @@ static unsigned int tkp_files_live(const struct tkp_files *files)
 	for (i = 0; files && i < files->nr; i++)
 		n += !!files->file[i];
 	return n;
+}
+
+/*
+ * The hit path's shortcut: the event's only file, if it has exactly one
+ * live file, a fixed-size record and no perf user.  Under event_mutex,
+ * after every change of those; a file stays valid as long as in files.
+ */
+static void tkp_fast_update(struct tkp_event *ev)
+{
+	struct trace_event_file *fast = NULL;
+	struct tkp_files *files;
+	unsigned int i;
+
+	files = rcu_dereference_protected(ev->files,
+					  lockdep_is_held(&event_mutex));
+	if (!ev->dyn && !ev->perf_on && tkp_files_live(files) == 1)
+		for (i = 0; i < files->nr && !fast; i++)
+			fast = files->file[i];
+	rcu_assign_pointer(ev->fast, fast);
 }
 
 static int tkp_file_add(struct tkp_event *ev, struct trace_event_file *file)
@@ -1514,6 +2656,7 @@ static int tkp_file_add(struct tkp_event *ev, struct trace_event_file *file)
 		}
 	}
 	rcu_assign_pointer(ev->files, new);
+	tkp_fast_update(ev);
 	if (old)
 		kfree_rcu(old, rcu);
 	return 0;
@@ -1547,6 +2690,7 @@ static int tkp_file_del(struct tkp_event *ev, struct trace_event_file *file)
 		new = kmalloc(struct_size(new, file, old->nr - 1), GFP_KERNEL);
 		if (!new) {
 			WRITE_ONCE(old->file[i], NULL);
+			tkp_fast_update(ev);
 			return 0;
 		}
 		for (i = 0, j = 0; i < old->nr; i++)
@@ -1555,19 +2699,34 @@ static int tkp_file_del(struct tkp_event *ev, struct trace_event_file *file)
 		new->nr = j;
 	}
 	rcu_assign_pointer(ev->files, new);
+	tkp_fast_update(ev);
 	kfree_rcu(old, rcu);
+	tkp_quiet(ev);
 	return 0;
 }
 
 /* perf's first user arrives or its last leaves; under event_mutex. */
 static int tkp_perf_attach(struct tkp_event *ev, bool on)
 {
+	struct tkp_probe *tp;
+	unsigned int i;
 	int ret = 0;
 
-	if (!rcu_access_pointer(ev->files))
+	/* Set first: it decides which ftrace_ops serves the places. */
+	WRITE_ONCE(ev->perf_on, on);
+	if (!rcu_access_pointer(ev->files)) {
 		ret = tkp_arm(ev, on);
-	if (!ret)
-		WRITE_ONCE(ev->perf_on, on);
+	} else {
+		list_for_each_entry(tp, &ev->probes, sibling)
+			for (i = 0; tkp_armed(tp) && i < tp->nr_hooks; i++)
+				tkp_site_dirty(tp->hooks[i].site);
+		tkp_fentry_commit();
+	}
+	if (ret)
+		WRITE_ONCE(ev->perf_on, !on);
+	tkp_fast_update(ev);
+	if (!on)
+		tkp_quiet(ev);
 	return ret;
 }
 
@@ -1597,7 +2756,11 @@ static void tkp_free_probe(struct tkp_probe *tp)
 {
 	if (!tp)
 		return;
-	free_percpu(tp->nhit);
+	tkp_pool_free(tp->pool);
+	kfree(tp->kp);
+	if (tp->hooks != &tp->hook1)
+		kfree(tp->hooks);
+	free_percpu(tp->stat);
 	kfree(tp->symbol);
 	kfree(tp);
 }
@@ -1715,36 +2878,24 @@ static struct tkp_probe *tkp_alloc_probe(const struct tkp_spec *spec)
 	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
 	if (!tp)
 		return NULL;
-	tp->nhit = alloc_percpu(unsigned long);
+	tp->stat = alloc_percpu(struct tkp_stat);
 	if (spec->symbol[0])
 		tp->symbol = kstrdup(spec->symbol, GFP_KERNEL);
-	if (!tp->nhit || (spec->symbol[0] && !tp->symbol)) {
+	if (!tp->stat || (spec->symbol[0] && !tp->symbol)) {
 		tkp_free_probe(tp);
 		return NULL;
 	}
 
 	tp->offset = spec->offset;
-	base = 0;
-	if (tp->symbol && spec->offset < 0)
-		base = kallsyms_lookup_name(tp->symbol);
-	if (base) {
+	if (!tp->symbol) {
+		tp->place = spec->addr;
+	} else if (spec->offset < 0) {
 		/* kprobes takes no negative offset: give it the address. */
-		tp->rp.kp.addr = (kprobe_opcode_t *)(base + spec->offset);
-	} else if (tp->symbol) {
-		tp->rp.kp.symbol_name = tp->symbol;
-		tp->rp.kp.offset = spec->offset;
-	} else {
-		tp->rp.kp.addr = (kprobe_opcode_t *)spec->addr;
+		base = kallsyms_lookup_name(tp->symbol);
+		if (base)
+			tp->place = base + spec->offset;
 	}
-	/* Registered disarmed; the event's first user arms it. */
-	tp->rp.kp.flags = KPROBE_FLAG_DISABLED;
-	if (spec->is_return) {
-		tp->rp.handler = tkp_return_hit;
-		tp->rp.maxactive = spec->maxactive;
-		tp->maxactive = spec->maxactive;
-	} else {
-		tp->rp.kp.pre_handler = tkp_entry_hit;
-	}
+	tp->maxactive = spec->maxactive;
 	dyn_event_init(&tp->devent, &tkp_dyn_ops);
 	INIT_LIST_HEAD(&tp->sibling);
 	return tp;
@@ -1754,6 +2905,7 @@ static struct tkp_probe *tkp_alloc_probe(const struct tkp_spec *spec)
 static struct tkp_event *tkp_alloc_event(struct tkp_spec *spec)
 {
 	struct tkp_event *ev;
+	int i;
 
 	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
 	if (!ev)
@@ -1767,6 +2919,11 @@ static struct tkp_event *tkp_alloc_event(struct tkp_spec *spec)
 					 sizeof(struct tkp_entry_rec);
 	ev->rec_size = spec->rec_size;
 	ev->fault_off = spec->fault_off;
+	for (i = 0; i < ev->nargs; i++) {
+		ev->dyn |= ev->args[i].kind == TKP_K_STRING;
+		ev->full_regs |= !tkp_arg_partial_ok(&ev->args[i]);
+		ev->duration |= ev->args[i].src == TKP_SRC_DURATION;
+	}
 	ev->class.system = kstrdup(spec->group, GFP_KERNEL);
 	ev->call.name = spec->event[0] ? kstrdup(spec->event, GFP_KERNEL) :
 					 tkp_auto_name(spec);
@@ -1821,23 +2978,88 @@ static enum tkp_err tkp_reg_err(int err)
 
 static int tkp_kprobe_register(struct tkp_probe *tp, bool is_return)
 {
+	struct tkp_kp *k;
 	int ret;
 
-	ret = is_return ? register_kretprobe(&tp->rp) :
-			  register_kprobe(&tp->rp.kp);
-	if (!ret)
-		tp->registered = true;
-	return ret;
+	k = kzalloc(sizeof(*k), GFP_KERNEL);
+	if (!k)
+		return -ENOMEM;
+	k->tp = tp;
+	if (tp->place) {
+		k->rp.kp.addr = (kprobe_opcode_t *)tp->place;
+	} else {
+		k->rp.kp.symbol_name = tp->symbol;
+		k->rp.kp.offset = tp->offset;
+	}
+	/* Registered disarmed; the event's first user arms it. */
+	k->rp.kp.flags = KPROBE_FLAG_DISABLED;
+	if (is_return) {
+		k->rp.handler = tkp_return_hit;
+		k->rp.maxactive = tp->maxactive;
+		if (tp->ev->duration) {
+			k->rp.entry_handler = tkp_return_entry;
+			k->rp.data_size = sizeof(u64);
+		}
+		ret = register_kretprobe(&k->rp);
+	} else {
+		k->rp.kp.pre_handler = tkp_entry_hit;
+		ret = register_kprobe(&k->rp.kp);
+	}
+	if (ret) {
+		kfree(k);
+		return ret;
+	}
+	tp->kp = k;
+	tp->addr = (unsigned long)k->rp.kp.addr;
+	tp->registered = true;
+	return 0;
 }
 
+/* Make @tp's place live, on ftrace if it can be, else as a kprobe. */
+static int tkp_place_register(struct tkp_probe *tp)
+{
+	int ret = tkp_fentry_register(tp);
+
+	if (ret <= 0)
+		return ret;
+	return tkp_kprobe_register(tp, tp->ev->is_return);
+}
+
+/* Arm one more place of an event already in use. */
+static int tkp_place_arm(struct tkp_probe *tp)
+{
+	int ret;
+
+	if (!tp->registered)
+		return 0;
+	if (tp->fentry) {
+		ret = tkp_armed(tp) ? 0 : tkp_site_arm(tp);
+		tkp_fentry_commit();
+		return ret;
+	}
+	return kprobe_gone(&tp->kp->rp.kp) ? 0 : enable_kprobe(&tp->kp->rp.kp);
+}
+
+/*
+ * Disarm and unregister @tp's place.  A fentry place keeps its pool, for
+ * its module's next load; a handler may still be running on it.
+ */
 static void tkp_kprobe_unregister(struct tkp_probe *tp)
 {
 	if (!tp->registered)
 		return;
+	if (tp->fentry) {
+		tkp_site_disarm(tp);
+		tp->registered = false;
+		return;
+	}
 	if (tp->ev->is_return)
-		unregister_kretprobe(&tp->rp);
+		unregister_kretprobe(&tp->kp->rp);
 	else
-		unregister_kprobe(&tp->rp.kp);
+		unregister_kprobe(&tp->kp->rp.kp);
+	kfree(tp->kp);
+	tp->kp = NULL;
+	tp->addr = 0;
 	tp->registered = false;
 }
 
@@ -1908,7 +3130,7 @@ static bool tkp_same_place(const struct tkp_probe *tp,
 {
 	if (!tp->symbol)
 		return !spec->symbol[0] &&
-		       (unsigned long)tp->rp.kp.addr == spec->addr;
+		       tp->place == spec->addr;
 	return !strcmp(tp->symbol, spec->symbol) && tp->offset == spec->offset;
 }
 
@@ -1996,7 +3218,7 @@ static int tkp_register(struct tkp_probe *tp, struct tkp_spec *spec,
 		goto free_event;
 	}
 	/* On a module not loaded yet, the place waits for the module. */
-	ret = tkp_module_absent(tp) ? 0 : tkp_kprobe_register(tp, ev->is_return);
+	ret = tkp_module_absent(tp) ? 0 : tkp_place_register(tp);
 	if (ret) {
 		*err = tkp_reg_err(ret);
 		goto free_event;
@@ -2015,9 +3237,8 @@ static int tkp_register(struct tkp_probe *tp, struct tkp_spec *spec,
 		}
 	} else {
 		/* Joining an event in use: this place fires at once too. */
-		if (tp->registered && !kprobe_gone(&tp->rp.kp) &&
-		    (rcu_access_pointer(ev->files) || ev->perf_on)) {
-			ret = enable_kprobe(&tp->rp.kp);
+		if (rcu_access_pointer(ev->files) || ev->perf_on) {
+			ret = tkp_place_arm(tp);
 			if (ret)
 				goto unreg_kprobe;
 		}
@@ -2042,11 +3263,24 @@ out:
  * Removal.
  */
 
+static void tkp_free_probe_rcu(struct rcu_head *head)
+{
+	tkp_free_probe(container_of(head, struct tkp_probe, rcu));
+}
+
+static void tkp_free_event_rcu(struct rcu_head *head)
+{
+	tkp_free_event(container_of(head, struct tkp_event, rcu));
+}
+
 /*
- * Forget @tp, whose kprobe is unregistered; with the event's last place
- * goes the event.  Only after the kprobe is gone is no handler left that
- * could be writing to one of the event's files, which removing the event
- * frees.
+ * Forget @tp, whose place is unregistered; with the event's last place
+ * goes the event.  A kprobe's unregistration waited for its handlers; a
+ * fentry place's handlers are done one grace period after the event lost
+ * its last user, and only that makes it safe to remove the trace event,
+ * whose files a handler may have been writing to.  Most of the time that
+ * grace period is long past.  Return handlers may run until the pool is
+ * gone, so the memory goes after one more (call_rcu, not waited for).
  */
 static void tkp_forget(struct tkp_probe *tp)
 {
@@ -2054,10 +3288,14 @@ static void tkp_forget(struct tkp_probe *tp)
 
 	dyn_event_remove(&tp->devent);
 	list_del(&tp->sibling);
-	tkp_free_probe(tp);
+	if (ev->used)
+		cond_synchronize_rcu(ev->quiet_gp);
+	tkp_pool_free(tp->pool);
+	tp->pool = NULL;
+	call_rcu(&tp->rcu, tkp_free_probe_rcu);
 	if (list_empty(&ev->probes)) {
 		WARN_ON(trace_remove_event_call(&ev->call));
-		tkp_free_event(ev);
+		call_rcu(&ev->rcu, tkp_free_event_rcu);
 	}
 }
 
@@ -2083,6 +3321,7 @@ static int tkp_remove_all(void)
 	struct dyn_event *pos, *n;
 	struct tkp_probe *tp;
 	int nr = 0, nk = 0, nrp = 0;
+	bool used = false;
 	int ret = 0;
 
 	mutex_lock(&event_mutex);
@@ -2093,6 +3332,7 @@ static int tkp_remove_all(void)
 			ret = -EBUSY;
 			goto out;
 		}
+		used |= to_tkp(pos)->ev->used;	/* see tkp_delete() */
 		nr++;
 	}
 	if (!nr)
@@ -2112,10 +3352,12 @@ static int tkp_remove_all(void)
 		if (!is_tkp(pos) || !to_tkp(pos)->registered)
 			continue;
 		tp = to_tkp(pos);
-		if (tp->ev->is_return)
-			rps[nrp++] = &tp->rp;
+		if (tp->fentry)
+			tkp_kprobe_unregister(tp);	/* no waiting */
+		else if (tp->ev->is_return)
+			rps[nrp++] = &tp->kp->rp;
 		else
-			kps[nk++] = &tp->rp.kp;
+			kps[nk++] = &tp->kp->rp.kp;
 		tp->registered = false;
 	}
 	if (nk)
@@ -2126,7 +3368,8 @@ static int tkp_remove_all(void)
 		if (is_tkp(pos))
 			tkp_forget(to_tkp(pos));
 reset:
-	tracing_reset_all_online_cpus();
+	if (used)
+		tracing_reset_all_online_cpus();
 out:
 	mutex_unlock(&event_mutex);
 	kfree(kps);
@@ -2178,7 +3421,64 @@ out:
 /* "-:[GROUP/]EVENT": remove one probe; "-:GROUP/" all of a group. */
 static int tkp_delete(const char *raw_command)
 {
-	return dyn_event_release(raw_command, &tkp_dyn_ops);
+	char *group = NULL, *event, *slash, **argv;
+	struct dyn_event *pos, *n;
+	bool reset = false;
+	int argc, ret = -ENOENT;
+
+	argv = argv_split(GFP_KERNEL, raw_command, &argc);
+	if (!argv)
+		return -ENOMEM;
+	if (argv[0][1] != ':') {
+		ret = -EINVAL;
+		goto out;
+	}
+	event = argv[0] + 2;
+	slash = strchr(event, '/');
+	if (slash) {
+		*slash = '\0';
+		group = event;
+		event = slash + 1;
+	}
+	if (!group && !*event) {
+		ret = -EINVAL;
+		goto out;
+	}
+
+	mutex_lock(&event_mutex);
+	/* All that match, or none: refuse before removing any. */
+	for_each_dyn_event(pos) {
+		if (is_tkp(pos) &&
+		    tkp_match_one(group, event, argc - 1,
+				  (const char **)argv + 1, pos) &&
+		    tkp_busy(to_tkp(pos)->ev)) {
+			ret = -EBUSY;
+			goto unlock;
+		}
+	}
+	for_each_dyn_event_safe(pos, n) {
+		if (!is_tkp(pos) ||
+		    !tkp_match_one(group, event, argc - 1,
+				   (const char **)argv + 1, pos))
+			continue;
+		/*
+		 * Records of an event that never had a user cannot be in
+		 * any ring buffer: only for one that had are the buffers
+		 * cleared, lest a later event reusing its type number be
+		 * shown with its records.
+		 */
+		reset |= to_tkp(pos)->ev->used;
+		ret = tkp_remove(to_tkp(pos));
+		if (ret)
+			break;
+	}
+	if (reset)
+		tracing_reset_all_online_cpus();
+unlock:
+	mutex_unlock(&event_mutex);
+out:
+	argv_free(argv);
+	return ret;
 }
 
 static int tkp_run_command(const char *raw_command)
@@ -2242,7 +3542,7 @@ static int tkp_dyn_show(struct seq_file *m, struct dyn_event *ev)
 		seq_printf(m, "%d", tp->maxactive);
 	seq_printf(m, ":%s/%s ", tkp_group(tp), tkp_event(tp));
 	if (!tp->symbol)
-		tkp_show_addr(m, tp->rp.kp.addr);
+		tkp_show_addr(m, (void *)tp->place);
 	else if (tp->offset)
 		seq_printf(m, "%s%+ld", tp->symbol, tp->offset);
 	else
@@ -2273,7 +3573,7 @@ static bool tkp_place_is(struct tkp_probe *tp, const char *place)
 
 	if (!tp->symbol)
 		return !kstrtoul(place, 0, &addr) &&
-		       addr == (unsigned long)tp->rp.kp.addr;
+		       addr == tp->place;
 	len = strlen(tp->symbol);
 	if (strncmp(place, tp->symbol, len))
 		return false;
@@ -2292,7 +3592,7 @@ static bool tkp_arg_is(const struct tkp_arg *a, const char *word)
 	return !strcmp(word, a->text);
 }
 
-static bool tkp_dyn_match(const char *system, const char *event,
+static bool tkp_match_one(const char *system, const char *event,
 			  int argc, const char **argv, struct dyn_event *ev)
 {
 	struct tkp_probe *tp = to_tkp(ev);
@@ -2312,6 +3612,29 @@ static bool tkp_dyn_match(const char *system, const char *event,
 		if (!tkp_arg_is(&tp->ev->args[i - 1], argv[i]))
 			return false;
 	return argc - 1 == tp->ev->nargs;
+}
+
+/*
+ * The match of "-:..." lines written to dynamic_events, whose removal
+ * (dyn_event_release()) stops at the first probe it cannot free.  So that
+ * a refused removal removes nothing, while any probe it names is in use
+ * only those in use match: the first one then fails with EBUSY.
+ */
+static bool tkp_dyn_match(const char *system, const char *event,
+			  int argc, const char **argv, struct dyn_event *ev)
+{
+	struct dyn_event *pos;
+
+	if (!tkp_match_one(system, event, argc, argv, ev))
+		return false;
+	if (tkp_busy(to_tkp(ev)->ev))
+		return true;
+	for_each_dyn_event(pos)
+		if (is_tkp(pos) &&
+		    tkp_match_one(system, event, argc, argv, pos) &&
+		    tkp_busy(to_tkp(pos)->ev))
+			return false;
+	return true;
 }
 
 /* ---------------------------------------------------------------------
@@ -2371,7 +3694,7 @@ static unsigned long tkp_hits(struct tkp_probe *tp)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += *per_cpu_ptr(tp->nhit, cpu);
+		sum += per_cpu_ptr(tp->stat, cpu)->hit;
 	return sum;
 }
 
@@ -2380,13 +3703,17 @@ static int tkp_profile_show(struct seq_file *m, void *v)
 	struct dyn_event *ev = v;
 	struct tkp_probe *tp;
 	unsigned long missed;
+	int cpu;
 
 	if (!is_tkp(ev))
 		return 0;
 	tp = to_tkp(ev);
-	missed = tp->rp.kp.nmissed;
-	if (tp->ev->is_return)
-		missed += tp->rp.nmissed;
+	missed = 0;
+	if (tp->kp)
+		missed = tp->kp->rp.kp.nmissed +
+			 (tp->ev->is_return ? tp->kp->rp.nmissed : 0);
+	for_each_possible_cpu(cpu)
+		missed += per_cpu_ptr(tp->stat, cpu)->miss;
 	seq_printf(m, "  %-44s %15lu %15lu\n", tkp_event(tp), tkp_hits(tp),
 		   missed);
 	return 0;
@@ -2446,7 +3773,9 @@ bool trace_kprobe_on_func_entry(struct trace_event_call *call)
 
 	if (!tp || !tp->registered)
 		return false;
-	return !kprobe_on_func_entry(tp->rp.kp.addr, NULL, 0);
+	if (tp->fentry)
+		return true;
+	return !kprobe_on_func_entry((kprobe_opcode_t *)tp->addr, NULL, 0);
 }
 
 /**
@@ -2462,7 +3791,7 @@ bool trace_kprobe_error_injectable(struct trace_event_call *call)
 
 	if (!tp || !tp->registered)
 		return false;
-	return within_error_injection_list((unsigned long)tp->rp.kp.addr);
+	return within_error_injection_list(tp->addr);
 }
 
 #ifdef CONFIG_PERF_EVENTS
@@ -2572,7 +3901,7 @@ int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
 	*probe_offset = tp->symbol ? tp->offset : 0;
 	*probe_addr = 0;
 	if (!tp->symbol && kallsyms_show_value(current_cred()))
-		*probe_addr = (unsigned long)tp->rp.kp.addr;
+		*probe_addr = tp->place;
 	return 0;
 }
 #endif /* CONFIG_PERF_EVENTS */
@@ -2766,6 +4095,7 @@ static int tkp_module_notify(struct notifier_block *nb, unsigned long val,
 	size_t len = strlen(mod->name);
 	struct dyn_event *pos;
 	struct tkp_probe *tp;
+	bool gone = false;
 
 	if (val != MODULE_STATE_COMING && val != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
@@ -2779,20 +4109,25 @@ static int tkp_module_notify(struct notifier_block *nb, unsigned long val,
 		    tp->symbol[len] != ':')
 			continue;
 		if (val == MODULE_STATE_GOING) {
+			gone |= tp->fentry && tkp_armed(tp);
 			tkp_kprobe_unregister(tp);
 			continue;
 		}
 		if (tp->registered)
 			continue;
-		tp->rp.kp.addr = NULL;
-		tp->rp.kp.flags = KPROBE_FLAG_DISABLED;
-		if (tkp_kprobe_register(tp, tp->ev->is_return))
+		tp->fentry = false;
+		if (tkp_place_register(tp))
 			pr_warn("cannot probe %s in module %s\n", tp->symbol,
 				mod->name);
 		else if (rcu_access_pointer(tp->ev->files) || tp->ev->perf_on)
-			enable_kprobe(&tp->rp.kp);
+			tkp_place_arm(tp);
 	}
+	/* The module's code runs from now on, or is about to go: no delay. */
+	tkp_fentry_sync();
 	mutex_unlock(&event_mutex);
+	/* Its places may come back elsewhere: let their handlers finish. */
+	if (gone)
+		synchronize_rcu();
 	return NOTIFY_DONE;
 }
 
@@ -2810,7 +4145,8 @@ static __init int tkp_init_early(void)
 {
 	int ret;
 
-	tkp_scratch = __alloc_percpu(TKP_SCRATCH_SIZE, sizeof(u64));
+	tkp_scratch = __alloc_percpu(TKP_SLOTS * TKP_SCRATCH_SIZE,
+				     sizeof(u64));
 	if (!tkp_scratch)
 		return -ENOMEM;
 	ret = dyn_event_register(&tkp_dyn_ops);

@@ -1,0 +1,116 @@
+# The guest half of make bench (scripts/bench.sh), run by the guest's
+# /init in mode cmd:
+#
+#   sh /kpe/bench.sh VARIANT CALLS NBULK WILDCARD
+#
+# VARIANT is linux (ours) or upstream, CALLS the getppid() calls per hit
+# row, NBULK the probes of the bulk rows, WILDCARD the glob of the
+# wildcard row.  /kpe/files/bench-funcs (from the host) lists candidate
+# functions for the bulk rows, one a line.
+#
+# Every result is a "kpe-bench: ..." line on the console; the timed parts
+# run in kpe_bench (no fork inside a timed region).  The whole run is
+# under qemu -icount shift=0,sleep=off: guest ns = guest instructions.
+T=/sys/kernel/debug/tracing
+[ -f $T/kprobe_events ] || T=/sys/kernel/tracing
+B=/kselftest/kprobe_events/kpe_bench
+variant=$1 calls=$2 nbulk=$3 wild=$4
+rc=0
+
+out() {
+	echo "kpe-bench: $*"
+}
+
+# hit ROW [DEFINITION]: CALLS getppid() calls with DEFINITION (an event
+# kprobes/b) enabled, or with no probe.  Prints one record of the row and
+# the kprobes list (shows [OPTIMIZED] and [FTRACE]) for the log.
+hit() {
+	row=$1 def=$2
+	echo > $T/trace
+	if [ -n "$def" ]; then
+		if ! echo "$def" > $T/kprobe_events; then
+			out "error $row refused: $def"
+			rc=1
+			return
+		fi
+		echo 1 > $T/events/kprobes/b/enable || { out "error $row enable"; rc=1; return; }
+	fi
+	$B loop "$row" "$calls" || rc=1
+	if [ -n "$def" ]; then
+		sed "s/^/kpe-bench: kprobes $row /" /sys/kernel/debug/kprobes/list
+		echo 0 > $T/events/kprobes/b/enable
+		out "sample $row $(grep -m 1 ' b: ' $T/trace | sed 's/^ *//')"
+		echo > $T/kprobe_events
+	fi
+}
+
+# ftrace_hit ROW: the function tracer on the same function, as reference.
+ftrace_hit() {
+	echo > $T/trace
+	# ftrace lists the function by its alias: __do_sys_getppid here.
+	fn=$(grep -m 1 -x -e __x64_sys_getppid -e __do_sys_getppid $T/available_filter_functions)
+	out "ftrace-filter $1 $fn"
+	echo "$fn" > $T/set_ftrace_filter &&
+		echo function > $T/current_tracer || { out "error $1 function tracer"; rc=1; return; }
+	$B loop "$1" "$calls" || rc=1
+	# (Before the tracer goes: switching to nop empties the buffer.)
+	out "sample $1 $(grep -m 1 'getppid' $T/trace | sed 's/^ *//')"
+	echo nop > $T/current_tracer
+	echo > $T/set_ftrace_filter
+	echo > $T/trace
+}
+
+out "start variant $variant kernel $(uname -r) cpus $(nproc) calls $calls bulk $nbulk wild $wild"
+echo > $T/kprobe_events
+
+hit base
+hit entry 'p:b __x64_sys_getppid'
+hit entry3args 'p:b __x64_sys_getppid a=%di b=%si c=%dx'
+hit entrycomm 'p:b __x64_sys_getppid c=$comm'
+# +5: after the 5-byte call __fentry__, the first instruction of the body
+# (checked on the host by scripts/bench.sh against the vmlinux).
+hit offset 'p:b __x64_sys_getppid+5'
+hit ret 'r:b __x64_sys_getppid'
+hit retval 'r:b __x64_sys_getppid v=$retval'
+# The return address on the stack, then 8 bytes of kernel text there.
+hit deref2 'p:b __x64_sys_getppid d=+0(+0(%sp)):u64'
+# A kernel string through a pointer: the saved kernel command line.
+hit string 'p:b __x64_sys_getppid s=+0(@saved_command_line):string'
+# %di is the syscall's pt_regs; +112 is its di, the user string that
+# kpe_bench passes to every getppid() call (getppid ignores it).
+hit ustring 'p:b __x64_sys_getppid s=+0(+112(%di)):ustring'
+hit retarg 'r:b __x64_sys_getppid v=$retval c=$comm'
+ftrace_hit ftrace
+hit base2
+
+# The bulk lists, derived on each kernel the same way: probeable means
+# in available_filter_functions (traceable, so not notrace), not in the
+# kprobe blacklist, a name that is unique in kallsyms, no '.' suffix.
+# (busybox has no comm: awk joins the sorted lists.)
+sed 's/ .*//' $T/available_filter_functions > /tmp/aff
+sed 's/.*[[:space:]]//' /sys/kernel/debug/kprobes/blacklist > /tmp/blacklist
+awk '$2 == "t" || $2 == "T" { print $3 }' /proc/kallsyms | sort | uniq -u |
+	awk 'FILENAME == "/tmp/aff" { aff[$0] = 1; next }
+	     FILENAME == "/tmp/blacklist" { bl[$0] = 1; next }
+	     ($0 in aff) && !($0 in bl) && !/\./' /tmp/aff /tmp/blacklist - > /tmp/probeable
+sort -u /kpe/files/bench-funcs |
+	awk 'FILENAME == "/tmp/probeable" { ok[$0] = 1; next } $0 in ok' /tmp/probeable - > /tmp/bulk-funcs
+re=$(echo "$wild" | sed 's/[.]/\\./g; s/\*/.*/g; s/?/./g')
+grep -x "$re" /tmp/probeable > /tmp/wild-funcs
+nwild=$(wc -l < /tmp/wild-funcs)
+out "list bulk $(wc -l < /tmp/bulk-funcs) $(md5sum < /tmp/bulk-funcs | cut -d' ' -f1)"
+out "list wild $nwild $(md5sum < /tmp/wild-funcs | cut -d' ' -f1)"
+
+$B bulk $T kpeb /tmp/bulk-funcs "$nbulk" || rc=1
+echo > $T/kprobe_events
+
+# Wildcard places (issue 6): ours defines one event over the glob; the
+# kernel's tracer has no wildcards and gets one event per function.
+if [ "$variant" = upstream ]; then
+	$B wildlist $T wild /tmp/wild-funcs "$nwild" || rc=1
+else
+	$B wild $T wild "$wild" || rc=1
+fi
+echo > $T/kprobe_events
+out "end rc=$rc"
+exit $rc

@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpe_bench - the timed parts of make bench (scripts/guest/bench.sh), so
+ * that no fork or shell work falls inside a timed region.  Times are
+ * CLOCK_MONOTONIC nanoseconds; under qemu -icount shift=0,sleep=off one
+ * guest nanosecond is one guest instruction.  Every result line starts
+ * with "kpe-bench: " and is read by scripts/bench.sh on the host.
+ *
+ * usage:
+ *   kpe_bench loop ROW CALLS
+ *	Pinned to CPU 0: settle, 1000 warm-up calls, then CALLS getppid()
+ *	syscalls, timed.  Each call passes a pointer to a user string in
+ *	the first argument register (getppid ignores it), so a probe can
+ *	fetch a ustring through the saved pt_regs.
+ *	Prints "kpe-bench: hit ROW CALLS NS".
+ *   kpe_bench bulk TRACEDIR GROUP FUNCFILE N
+ *	On the first N functions of FUNCFILE (one name a line), events
+ *	GROUP/e0 ... GROUP/e<N-1>, timed: add one per write, enable all
+ *	(events/GROUP/enable), disable all, clear (open kprobe_events with
+ *	O_TRUNC), add all in one write, remove one by one (-:GROUP/eI).
+ *	Prints "kpe-bench: bulk OP N NS" per operation and
+ *	"kpe-bench: mem N KERNEL_BYTES MEMFREE_BYTES": what the N probes
+ *	added to Slab+Percpu+VmallocUsed, and what they took from MemFree.
+ *   kpe_bench wild TRACEDIR GROUP PATTERN
+ *	Timed: define p:GROUP/w PATTERN and enable it.
+ *	Prints "kpe-bench: bulk wild 1 NS", or "kpe-bench: na wild ERRNO"
+ *	(exit 0) when the tracer refuses the line.
+ *   kpe_bench wildlist TRACEDIR GROUP FUNCFILE N
+ *	The same row done with N separate events GROUP/eI, one per
+ *	function: timed define (one write) and enable (events/GROUP/enable).
+ *	Prints "kpe-bench: bulk wild N NS".
+ *
+ * Exit status: 0 when every row was measured, 1 on a failed operation
+ * ("kpe-bench: error ..." names it), 2 on a usage error.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WARMUP_CALLS	1000
+#define SETTLE_MS	200
+#define LINE_MAX_LEN	256
+
+static const char ustr[] = "kpe_bench user string";
+static const char *tracedir;
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * Sleep in guest time.  Under -icount sleep=off the guest clock jumps to
+ * the next timer, so this costs the host next to nothing; it lets
+ * deferred work of the previous step (kprobe optimizer, RCU callbacks,
+ * workqueues) finish outside the next timed region.
+ */
+static void settle(void)
+{
+	struct timespec ts = { 0, SETTLE_MS * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static void pin_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		perror("kpe_bench: sched_setaffinity");
+}
+
+static int fail(const char *what, const char *arg, int err)
+{
+	printf("kpe-bench: error %s %s: %s\n", what, arg, strerror(err));
+	fflush(stdout);
+	return 1;
+}
+
+static const char *tpath(const char *rel)
+{
+	static char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s/%s", tracedir, rel);
+	return buf;
+}
+
+/* Write all of buf to fd; returns 0 or an errno, and the write count. */
+static int write_all(int fd, const char *buf, size_t len, unsigned int *nwrites)
+{
+	ssize_t ret;
+
+	while (len) {
+		ret = write(fd, buf, len);
+		if (nwrites)
+			(*nwrites)++;
+		if (ret < 0)
+			return errno;
+		if (ret == 0)
+			return EIO;
+		buf += ret;
+		len -= ret;
+	}
+	return 0;
+}
+
+/* One write of str to file path; returns 0 or an errno. */
+static int put_file(const char *path, const char *str)
+{
+	int fd, err;
+
+	fd = open(path, O_WRONLY | O_APPEND);
+	if (fd < 0)
+		return errno;
+	err = write_all(fd, str, strlen(str), NULL);
+	close(fd);
+	return err;
+}
+
+/* The same for tracefs file rel. */
+static int put(const char *rel, const char *str)
+{
+	return put_file(tpath(rel), str);
+}
+
+static int clear_events(void)
+{
+	int fd = open(tpath("kprobe_events"), O_WRONLY | O_TRUNC);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+static int cmd_loop(int argc, char **argv)
+{
+	unsigned long long start, end;
+	unsigned long calls, i;
+	char *p;
+
+	if (argc != 4)
+		return 2;
+	calls = strtoul(argv[3], &p, 10);
+	if (*p || !calls)
+		return 2;
+	pin_cpu0();
+	settle();
+	for (i = 0; i < WARMUP_CALLS; i++)
+		syscall(SYS_getppid, ustr);
+	start = now_ns();
+	for (i = 0; i < calls; i++)
+		syscall(SYS_getppid, ustr);
+	end = now_ns();
+	printf("kpe-bench: hit %s %lu %llu\n", argv[2], calls, end - start);
+	return 0;
+}
+
+/* The first n names of file, or NULL (message printed). */
+static char **read_funcs(const char *file, unsigned int n)
+{
+	char line[LINE_MAX_LEN];
+	unsigned int got = 0;
+	char **names;
+	FILE *f;
+
+	names = calloc(n, sizeof(*names));
+	f = fopen(file, "r");
+	if (!names || !f) {
+		fail("open", file, errno);
+		return NULL;
+	}
+	while (got < n && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0])
+			continue;
+		names[got] = strdup(line);
+		if (!names[got++]) {
+			fail("read", file, ENOMEM);
+			return NULL;
+		}
+	}
+	fclose(f);
+	if (got < n) {
+		printf("kpe-bench: error %s has %u functions, %u wanted\n",
+		       file, got, n);
+		return NULL;
+	}
+	return names;
+}
+
+/* The definition lines "p:GROUP/eI FUNC\n" in one buffer, and its offsets. */
+static char *def_lines(const char *group, char **names, unsigned int n,
+		       size_t *off)
+{
+	size_t len = 0, cap = (size_t)n * (LINE_MAX_LEN + 32) + 1;
+	char *buf = malloc(cap);
+	unsigned int i;
+
+	if (!buf)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		off[i] = len;
+		len += snprintf(buf + len, cap - len, "p:%s/e%u %s\n",
+				group, i, names[i]);
+	}
+	off[n] = len;
+	return buf;
+}
+
+struct meminfo {
+	unsigned long long kernel;	/* Slab + Percpu + VmallocUsed, bytes */
+	unsigned long long memfree;	/* bytes */
+};
+
+/* After a settle, so RCU-deferred frees of earlier steps are done. */
+static int read_meminfo(struct meminfo *m)
+{
+	char line[128], key[64];
+	unsigned long long kb;
+	FILE *f;
+
+	sync();
+	put_file("/proc/sys/vm/drop_caches", "3\n");
+	settle();
+	f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return errno;
+	memset(m, 0, sizeof(*m));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63[^:]: %llu", key, &kb) != 2)
+			continue;
+		if (!strcmp(key, "Slab") || !strcmp(key, "Percpu") ||
+		    !strcmp(key, "VmallocUsed"))
+			m->kernel += kb * 1024;
+		else if (!strcmp(key, "MemFree"))
+			m->memfree = kb * 1024;
+	}
+	fclose(f);
+	return 0;
+}
+
+static void report(const char *op, unsigned int n, unsigned long long ns)
+{
+	printf("kpe-bench: bulk %s %u %llu\n", op, n, ns);
+	fflush(stdout);
+}
+
+/* Timed: one write of "VAL\n" to events/GROUP/enable. */
+static int timed_enable(const char *group, const char *val,
+			unsigned long long *ns)
+{
+	char rel[128], str[4];
+	unsigned long long t0;
+	int fd, err;
+
+	snprintf(rel, sizeof(rel), "events/%s/enable", group);
+	snprintf(str, sizeof(str), "%s\n", val);
+	fd = open(tpath(rel), O_WRONLY);
+	if (fd < 0)
+		return errno;
+	t0 = now_ns();
+	err = write_all(fd, str, strlen(str), NULL);
+	*ns = now_ns() - t0;
+	close(fd);
+	return err;
+}
+
+static int cmd_bulk(int argc, char **argv)
+{
+	unsigned long long t0, ns;
+	struct meminfo m0, m1;
+	const char *group;
+	unsigned int n, i, nw;
+	char line[LINE_MAX_LEN + 32];
+	char **names;
+	size_t *off;
+	char *defs, *p;
+	int fd, err;
+
+	if (argc != 6)
+		return 2;
+	tracedir = argv[2];
+	group = argv[3];
+	n = strtoul(argv[5], &p, 10);
+	if (*p || !n)
+		return 2;
+	names = read_funcs(argv[4], n);
+	off = calloc(n + 1, sizeof(*off));
+	if (!names || !off)
+		return 1;
+	defs = def_lines(group, names, n, off);
+	if (!defs)
+		return fail("alloc", "definitions", ENOMEM);
+	pin_cpu0();
+	err = clear_events();
+	if (err)
+		return fail("clear", "kprobe_events", err);
+
+	/* add, one definition per write */
+	err = read_meminfo(&m0);
+	if (err)
+		return fail("read", "/proc/meminfo", err);
+	fd = open(tpath("kprobe_events"), O_WRONLY | O_APPEND);
+	if (fd < 0)
+		return fail("open", "kprobe_events", errno);
+	settle();
+	t0 = now_ns();
+	for (i = 0; i < n; i++) {
+		err = write_all(fd, defs + off[i], off[i + 1] - off[i], NULL);
+		if (err)
+			break;
+	}
+	ns = now_ns() - t0;
+	close(fd);
+	if (err)
+		return fail("add", names[i], err);
+	report("add1", n, ns);
+
+	err = read_meminfo(&m1);
+	if (err)
+		return fail("read", "/proc/meminfo", err);
+	printf("kpe-bench: mem %u %lld %lld\n", n,
+	       (long long)(m1.kernel - m0.kernel),
+	       (long long)(m0.memfree - m1.memfree));
+
+	settle();
+	err = timed_enable(group, "1", &ns);
+	if (err)
+		return fail("enable", group, err);
+	report("enable", n, ns);
+
+	settle();
+	err = timed_enable(group, "0", &ns);
+	if (err)
+		return fail("disable", group, err);
+	report("disable", n, ns);
+
+	/* clear: what "echo > kprobe_events" does, without the shell */
+	settle();
+	t0 = now_ns();
+	fd = open(tpath("kprobe_events"), O_WRONLY | O_TRUNC);
+	if (fd >= 0)
+		err = write_all(fd, "\n", 1, NULL);
+	ns = now_ns() - t0;
+	if (fd < 0)
+		return fail("clear", "kprobe_events", errno);
+	close(fd);
+	if (err)
+		return fail("clear", "kprobe_events", err);
+	report("clear", n, ns);
+
+	/* add, all definitions in one write */
+	fd = open(tpath("kprobe_events"), O_WRONLY | O_APPEND);
+	if (fd < 0)
+		return fail("open", "kprobe_events", errno);
+	settle();
+	nw = 0;
+	t0 = now_ns();
+	err = write_all(fd, defs, off[n], &nw);
+	ns = now_ns() - t0;
+	close(fd);
+	if (err)
+		return fail("addall", "kprobe_events", err);
+	if (nw != 1)
+		printf("kpe-bench: note addall took %u writes\n", nw);
+	report("addall", n, ns);
+
+	/* remove, one -:GROUP/eI per write */
+	fd = open(tpath("kprobe_events"), O_WRONLY | O_APPEND);
+	if (fd < 0)
+		return fail("open", "kprobe_events", errno);
+	settle();
+	t0 = now_ns();
+	for (i = 0; i < n; i++) {
+		snprintf(line, sizeof(line), "-:%s/e%u\n", group, i);
+		err = write_all(fd, line, strlen(line), NULL);
+		if (err)
+			break;
+	}
+	ns = now_ns() - t0;
+	close(fd);
+	if (err)
+		return fail("remove", names[i], err);
+	report("remove", n, ns);
+	return 0;
+}
+
+static int cmd_wild(int argc, char **argv)
+{
+	unsigned long long t0, ns;
+	char def[LINE_MAX_LEN + 32], rel[128];
+	int fd, err;
+
+	if (argc != 5)
+		return 2;
+	tracedir = argv[2];
+	snprintf(def, sizeof(def), "p:%s/w %s\n", argv[3], argv[4]);
+	snprintf(rel, sizeof(rel), "events/%s/w/enable", argv[3]);
+	pin_cpu0();
+	err = clear_events();
+	if (err)
+		return fail("clear", "kprobe_events", err);
+	fd = open(tpath("kprobe_events"), O_WRONLY | O_APPEND);
+	if (fd < 0)
+		return fail("open", "kprobe_events", errno);
+	settle();
+	t0 = now_ns();
+	err = write_all(fd, def, strlen(def), NULL);
+	if (!err)
+		err = put(rel, "1\n");
+	ns = now_ns() - t0;
+	close(fd);
+	if (err) {
+		/* The tracer does not take wildcard places (yet). */
+		printf("kpe-bench: na wild %s\n", strerror(err));
+		return 0;
+	}
+	report("wild", 1, ns);
+	err = put(rel, "0\n");
+	if (!err)
+		err = clear_events();
+	return err ? fail("clear", "kprobe_events", err) : 0;
+}
+
+static int cmd_wildlist(int argc, char **argv)
+{
+	unsigned long long t0, ns;
+	char rel[128];
+	const char *group;
+	unsigned int n;
+	char **names;
+	size_t *off;
+	char *defs, *p;
+	int fd, err;
+
+	if (argc != 6)
+		return 2;
+	tracedir = argv[2];
+	group = argv[3];
+	n = strtoul(argv[5], &p, 10);
+	if (*p || !n)
+		return 2;
+	names = read_funcs(argv[4], n);
+	off = calloc(n + 1, sizeof(*off));
+	if (!names || !off)
+		return 1;
+	defs = def_lines(group, names, n, off);
+	if (!defs)
+		return fail("alloc", "definitions", ENOMEM);
+	snprintf(rel, sizeof(rel), "events/%s/enable", group);
+	pin_cpu0();
+	err = clear_events();
+	if (err)
+		return fail("clear", "kprobe_events", err);
+	fd = open(tpath("kprobe_events"), O_WRONLY | O_APPEND);
+	if (fd < 0)
+		return fail("open", "kprobe_events", errno);
+	settle();
+	t0 = now_ns();
+	err = write_all(fd, defs, off[n], NULL);
+	if (!err)
+		err = put(rel, "1\n");
+	ns = now_ns() - t0;
+	close(fd);
+	if (err)
+		return fail("wild", group, err);
+	report("wild", n, ns);
+	err = put(rel, "0\n");
+	if (!err)
+		err = clear_events();
+	return err ? fail("clear", "kprobe_events", err) : 0;
+}
+
+int main(int argc, char **argv)
+{
+	int ret = 2;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && !strcmp(argv[1], "loop"))
+		ret = cmd_loop(argc, argv);
+	else if (argc > 1 && !strcmp(argv[1], "bulk"))
+		ret = cmd_bulk(argc, argv);
+	else if (argc > 1 && !strcmp(argv[1], "wild"))
+		ret = cmd_wild(argc, argv);
+	else if (argc > 1 && !strcmp(argv[1], "wildlist"))
+		ret = cmd_wildlist(argc, argv);
+	if (ret == 2)
+		fprintf(stderr,
+			"usage: kpe_bench loop ROW CALLS\n"
+			"       kpe_bench bulk TRACEDIR GROUP FUNCFILE N\n"
+			"       kpe_bench wild TRACEDIR GROUP PATTERN\n"
+			"       kpe_bench wildlist TRACEDIR GROUP FUNCFILE N\n");
+	return ret;
+}

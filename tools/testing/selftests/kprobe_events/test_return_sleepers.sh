@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: a return probe with default settings loses no return when
+# many tasks sleep in the probed function at once (KPE_SLEEPERS, 200)
+. "$(dirname "$0")/lib.sh"
+reset || fail "initial reset failed"
+N=${KPE_SLEEPERS:-200}
+
+expect_ok "r:nsret hrtimer_nanosleep ret=\$retval"
+expect_ok "p:nsent hrtimer_nanosleep"
+enable_ev nsret
+enable_ev nsent
+i=0
+pids=
+while [ $i -lt "$N" ]; do
+	sleep 3 &
+	pids="$pids $!"
+	i=$((i + 1))
+done
+for p in $pids; do
+	wait "$p"
+done
+disable_ev nsret
+disable_ev nsent
+ret=$(profile_hits nsret)
+miss=$(awk '$1 == "nsret" || $1 == "kprobes/nsret" { print $3; exit }' "$T/kprobe_profile")
+# The sleepers' own records: other tasks may sleep there too.
+ent=$(grep -cE '^ *sleep-[0-9]+ .* nsent: \(' "$T/trace")
+sret=$(grep -cE '^ *sleep-[0-9]+ .* nsret: \(' "$T/trace")
+log "$N sleepers: $ent entries and $sret returns of theirs; $miss missed in all"
+dump "$T/kprobe_profile"
+[ "$ent" = "$N" ] || fail "$ent entries recorded for $N sleepers"
+[ "$miss" = 0 ] || fail "$miss returns missed"
+[ "$sret" = "$N" ] || fail "$sret returns recorded for $N sleepers"
+recs=$(count_trace " nsret: (")
+[ "$recs" = "$ret" ] || fail "$recs return records for $ret returns counted"
+reset || fail "cleanup failed"
+pass

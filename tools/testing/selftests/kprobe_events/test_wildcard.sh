@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: a pattern as the place makes one event with a probe on
+# every matching function; the listing shows the pattern
+. "$(dirname "$0")/lib.sh"
+reset || fail "initial reset failed"
+
+expect_ok "p:wild/w vfs_rea*"
+listing_has "p:wild/w vfs_rea*" || fail "listing does not show the pattern"
+[ "$(nr_probes)" = 1 ] || fail "a pattern listed as $(nr_probes) probes"
+expect_ok "r:wild/wr ksys_rea*"
+quiet_write 1 "$T/events/wild/enable" || fail "cannot enable group wild"
+trigger
+quiet_write 0 "$T/events/wild/enable" || fail "cannot disable group wild"
+n=$(count_trace " w: (vfs_read+0x0/")
+r=$(grep -cE ' wr: \([A-Za-z0-9_.]+\+0x[0-9a-f]+/0x[0-9a-f]+ <- ksys_read\)' "$T/trace")
+other=$(grep -F " w: (" "$T/trace" | grep -vcF " w: (vfs_rea")
+log "vfs_read records: $n; ksys_read returns: $r; records of other functions: $other"
+[ "$n" -gt 0 ] || rfail w "no record of vfs_read from the pattern vfs_rea*"
+[ "$r" -gt 0 ] || rfail wr "no return record of ksys_read from ksys_rea*"
+[ "$other" = 0 ] || rfail w "records of functions the pattern does not match"
+hits=$(profile_hits w)
+[ "$hits" -ge "$n" ] || fail "kprobe_profile counts $hits hits for $n records"
+
+expect_refused ENOENT "p:wild/none kpe_no_such_function_*"
+expect_refused EINVAL "p:wild/off vfs_rea*+4"
+reset || fail "cleanup failed"
+pass
