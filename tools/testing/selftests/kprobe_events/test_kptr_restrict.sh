@@ -31,7 +31,6 @@ log "vfs_read at 0x$addr"
 expect_ok "p 0x$addr"
 expect_ok "r 0x$addr"
 expect_ok "p:kpa 0x$addr ip=%ip:symbol caller=+0(%sp):symbol"
-expect_ok "r:kpar 0x$addr ret=\$retval:s64"
 for e in $(ls "$T/events/kprobes"); do
 	[ -f "$T/events/kprobes/$e/enable" ] && enable_ev "$e"
 done
