@@ -17,6 +17,9 @@
 #                   "x86: Booting SMP configuration" with 2 vCPUs
 #   --kvm           use KVM (opt-in only: on these machines /dev/kvm exists
 #                   but hangs QEMU)
+#   KPE_QEMU_MONITOR=SOCKET (environment): the QEMU monitor on that unix
+#                   socket, e.g. to read the vCPUs' registers of a stuck
+#                   guest ("info registers -a")
 #
 # Exit status: the guest's own status, or 1 on timeout or on any kernel
 # splat in the console (BUG, WARNING, Oops, KASAN, UBSAN, lockdep, RCU,
@@ -100,7 +103,9 @@ if [ "$mode" = shell ]; then
 fi
 
 set +e
-timeout -k 10 "$timeout" "${qemu[@]}" -display none -serial stdio -monitor none \
+monitor=none
+[ -n "${KPE_QEMU_MONITOR:-}" ] && monitor=unix:$KPE_QEMU_MONITOR,server,nowait
+timeout -k 10 "$timeout" "${qemu[@]}" -display none -serial stdio -monitor "$monitor" \
 	</dev/null 2>&1 | tr -d '\r' | tee "$log" | {
 	if [ -n "${KPE_QUIET:-}" ]; then grep --line-buffered -E '^(TAP|ok|not ok|#|kpe:|kpe-kmemleak:|1\.\.)'; else cat; fi
 }

@@ -12,10 +12,12 @@
  * definitions also meet enabled events.  The kernel console is checked
  * for splats by the host.
  *
- * usage: kpe_fuzz [-n LINES] [-s SEED] [-t TRACEFS] [-v]
+ * usage: kpe_fuzz [-n LINES] [-s SEED] [-t TRACEFS] [-e PERMILLE] [-v]
  *   -n  number of lines to write (default 100000)
  *   -s  seed (default: from the clock); printed first, so a run can be
  *       repeated exactly on the same kernel
+ *   -e  chance per line, in thousandths, that an enable phase starts
+ *       (default 10): the hot events are enabled for 5 to 45 lines
  *   -v  print every line written, with its result
  *
  * Prints "seed=N" first and a summary line at the end:
@@ -46,6 +48,7 @@
 
 static const char *tracefs = "/sys/kernel/tracing";
 static int verbose;
+static unsigned int enable_permille = 10;
 
 /* ------------------------------------------------------------------ */
 /* Random numbers: xorshift64*, so a seed gives the same lines anywhere. */
@@ -673,6 +676,7 @@ static unsigned long n_clears;
 /* Where the time goes, for tuning the line count to a time budget. */
 enum { T_OK, T_REFUSED, T_CHECK, T_ENABLE, T_CLEAR, NR_T };
 static double spent[NR_T];
+static double errno_secs[4096];
 
 static double now(void)
 {
@@ -804,7 +808,7 @@ static void report(uint64_t seed, unsigned long i, const char *what, int err,
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: kpe_fuzz [-n LINES] [-s SEED] [-t TRACEFS] [-v]\n");
+	fprintf(stderr, "usage: kpe_fuzz [-n LINES] [-s SEED] [-t TRACEFS] [-e PERMILLE] [-v]\n");
 	exit(2);
 }
 
@@ -822,7 +826,7 @@ int main(int argc, char **argv)
 	size_t len;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "n:s:t:v")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:t:ve:")) != -1) {
 		switch (opt) {
 		case 'n':
 			lines = strtoul(optarg, &end, 0);
@@ -840,6 +844,11 @@ int main(int argc, char **argv)
 			break;
 		case 'v':
 			verbose = 1;
+			break;
+		case 'e':
+			enable_permille = strtoul(optarg, &end, 0);
+			if (*end)
+				usage();
 			break;
 		default:
 			usage();
@@ -917,6 +926,8 @@ int main(int argc, char **argv)
 		err = write_file(path(to_dyn ? "dynamic_events" : "kprobe_events"),
 				 line, len, O_APPEND);
 		spent[err ? T_REFUSED : T_OK] += now() - t;
+		if (err > 0 && err < 4096)
+			errno_secs[err] += now() - t;
 		t = now();
 		if (verbose) {
 			printf("%lu %s ", i, errname(err));
@@ -963,7 +974,7 @@ int main(int argc, char **argv)
 		if (enabled_until && i >= enabled_until) {
 			set_enable("0", 0);
 			enabled_until = 0;
-		} else if (!enabled_until && chance(1)) {
+		} else if (!enabled_until && rn(1000) < enable_permille) {
 			enables += set_enable("1", 1);
 			enabled_until = i + 5 + rn(40);
 		}
@@ -986,10 +997,11 @@ int main(int argc, char **argv)
 	clear_all();
 	printf("kpe_fuzz: lines=%lu accepted=%lu refused=%lu clears=%lu enables=%lu\n",
 	       accepted + refused, accepted, refused, n_clears, enables);
-	printf("kpe_fuzz: refused by errno:");
+	printf("kpe_fuzz: refused by errno (count, ms per write):");
 	for (k = 0; k < 4096; k++)
 		if (by_errno[k])
-			printf(" %s=%lu", k ? errname(k) : "other", by_errno[k]);
+			printf(" %s=%lu,%.1f", k ? errname(k) : "other", by_errno[k],
+			       1000 * errno_secs[k] / by_errno[k]);
 	printf("\n");
 	printf("kpe_fuzz: seconds in accepted writes %.1f, refused writes %.1f, "
 	       "read-backs %.1f, enable/disable/calls %.1f, clears %.1f\n",

@@ -18,12 +18,13 @@ seed=${KPE_FUZZ_SEED:-$(( $(date +%s) % 1000000 ))}
 rmmod trace-printk 2>/dev/null
 
 out=/tmp/kpe_fuzz.$$
-"$FUZZ" -n "$lines" -s "$seed" -t "$T" > "$out" 2>&1
-rc=$?
-sed 's/^/# /' "$out" | cut -c 1-600
+# Shown as it goes (progress every 10000 lines); its status is in $out.rc.
+{ "$FUZZ" -n "$lines" -s "$seed" -t "$T" 2>&1; echo $? > "$out.rc"; } |
+	cut -c 1-600 | tee "$out" | sed 's/^/# /'
+rc=$(cat "$out.rc" 2>/dev/null)
 summary=$(grep '^kpe_fuzz: lines=' "$out")
-rm -f "$out"
-[ $rc -eq 0 ] || fail "kpe_fuzz failed (rc=$rc, seed $seed)"
+rm -f "$out" "$out.rc"
+[ "$rc" = 0 ] || fail "kpe_fuzz failed (rc=${rc:-none}, seed $seed)"
 
 # The counts add up and the run did both: accept and refuse lines.
 set -- $(echo "$summary" | sed 's/[a-z]*=//g; s/kpe_fuzz://')
