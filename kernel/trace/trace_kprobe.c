@@ -84,6 +84,8 @@
 #define TKP_MAX_RECORD		4000
 /* Fixed-size argument fields may take at most this much of it. */
 #define TKP_MAX_FIXED		2048
+/* A string a return probe takes at entry ($argN) keeps this much. */
+#define TKP_ENTRY_STR		128
 
 /*
  * Messages for error_log; the texts are the kernel's documented ones.
@@ -243,6 +245,8 @@ struct tkp_arg {
 	u16		count;		/* array elements; 0 for a scalar */
 	u16		offset;		/* of the field in the record */
 	u16		reg_off;	/* plain register: its pt_regs offset */
+	u8		at_entry;	/* $argN in a return probe: see below */
+	u16		entry_off;	/* where in the entry data */
 	unsigned long	param;
 	long		drf[TKP_MAX_DEREF];
 };
@@ -303,6 +307,7 @@ struct tkp_rnode {
 	struct rethook_node		node;
 	unsigned long			func;
 	u64				entry_ns;	/* for $duration */
+	u8				data[];		/* args taken at entry */
 };
 
 /*
@@ -317,6 +322,7 @@ struct tkp_pool {
 	unsigned int			grow_at;	/* busy count asking more */
 	unsigned int			node_size;
 	bool				duration;	/* time the entries */
+	bool				ctx;		/* time or args at entry */
 	struct irq_work			irq;
 	struct work_struct		grow;
 	struct rcu_head			rcu;
@@ -338,6 +344,7 @@ struct tkp_event {
 	bool				dyn;		/* has string fields */
 	bool				full_regs;	/* args need every register */
 	bool				duration;	/* has $duration */
+	unsigned int			entry_size;	/* args taken at entry */
 	unsigned long			quiet_gp;	/* RCU cookie: users gone */
 	unsigned int			hdr_size;	/* entry + probe fields */
 	unsigned int			rec_size;	/* ... + fixed arg fields */
@@ -713,12 +720,14 @@ static int tkp_parse_var(struct tkp_argctx *c, const char *b, size_t len,
 			return tkp_arg_fail(c, b, TKP_ERR_BAD_ARG_NUM);
 		/*
 		 * Arguments are only where the callee just got them: not
-		 * inside the function, nor (yet) at its return.
+		 * inside the function.  A return probe takes the whole
+		 * argument (dereferences and all) at the entry.
 		 */
-		if (c->spec->is_return || c->spec->offset)
+		if (c->spec->offset)
 			return tkp_arg_fail(c, b, TKP_ERR_BAD_VAR);
 		a->src = TKP_SRC_ARG;
 		a->param = n - 1;
+		a->at_entry = c->spec->is_return;
 	} else {
 		return tkp_arg_fail(c, b, TKP_ERR_BAD_VAR);
 	}
@@ -1026,7 +1035,7 @@ static u16 tkp_reg_off(const struct tkp_arg *a)
 	};
 
 	if (a->ndrf || a->count || a->kind == TKP_K_BITFIELD ||
-	    a->kind == TKP_K_STRING)
+	    a->kind == TKP_K_STRING || a->at_entry)
 		return TKP_NO_REG;
 	if (a->src == TKP_SRC_REG)
 		return a->param;
@@ -1204,6 +1213,8 @@ static void __percpu *tkp_scratch;
  * so that one nested in another's recording leaves it as it was.
  */
 static DEFINE_PER_CPU(u64, tkp_entry_ns);
+/* Likewise the arguments its entry took ($argN in return probes). */
+static DEFINE_PER_CPU(const u8 *, tkp_entry_data);
 
 /*
  * Is @addr to be read as user memory?  Where user and kernel addresses
@@ -1417,6 +1428,62 @@ static nokprobe_inline int tkp_fetch_string(const struct tkp_arg *a,
 }
 
 /*
+ * An argument its entry took, from the return instance into the record
+ * (see tkp_entry_layout()).  Returns the bytes it adds after the fixed
+ * fields.
+ */
+static nokprobe_inline unsigned int tkp_from_entry(const struct tkp_event *ev,
+						   const struct tkp_arg *a,
+						   u8 *buf, u8 *field,
+						   unsigned int dyn,
+						   u64 *faults)
+{
+	const u8 *d = __this_cpu_read(tkp_entry_data);
+	unsigned int hdr = ev->hdr_size, n = a->size * (a->count ?: 1);
+	unsigned int len;
+
+	if (a->kind == TKP_K_STRING) {
+		len = d ? *(const u16 *)(d + a->entry_off) : 0;
+		len = min(len, TKP_MAX_RECORD - hdr - dyn);
+		if (len)
+			memcpy(buf + dyn, d + a->entry_off + sizeof(u16), len);
+		*(u32 *)field = len << 16 | (hdr + dyn);
+		return len;
+	}
+	if (d && d[a->entry_off + n]) {
+		memcpy(field, d + a->entry_off, n);
+	} else {
+		memset(field, 0, n);
+		if (a->fault_bit != 0xff)
+			*faults |= BIT_ULL(a->fault_bit);
+	}
+	return 0;
+}
+
+/* At a return probe's entry: take the arguments that are taken there. */
+static nokprobe_inline void tkp_entry_capture(const struct tkp_event *ev,
+					      struct pt_regs *regs, u8 *data)
+{
+	const struct tkp_arg *a;
+	int i, len;
+
+	for (i = 0; i < ev->nargs; i++) {
+		a = &ev->args[i];
+		if (!a->at_entry)
+			continue;
+		if (a->kind == TKP_K_STRING) {
+			len = tkp_fetch_string(a, regs,
+					       data + a->entry_off + sizeof(u16),
+					       TKP_ENTRY_STR);
+			*(u16 *)(data + a->entry_off) = len;
+		} else {
+			data[a->entry_off + a->size * (a->count ?: 1)] =
+				tkp_fetch_value(a, regs, data + a->entry_off);
+		}
+	}
+}
+
+/*
  * Fetch every argument into the scratch buffer, laid out as the record
  * from the end of its header on.  Returns the number of bytes used.
  */
@@ -1435,6 +1502,8 @@ static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_event *ev,
 		if (a->reg_off != TKP_NO_REG) {
 			tkp_put(field, *(unsigned long *)((u8 *)regs +
 							  a->reg_off), a->size);
+		} else if (unlikely(a->at_entry)) {
+			dyn += tkp_from_entry(ev, a, buf, field, dyn, &faults);
 		} else if (a->kind == TKP_K_STRING) {
 			len = tkp_fetch_string(a, regs, buf + dyn,
 					       TKP_MAX_RECORD - hdr - dyn);
@@ -1741,7 +1810,15 @@ NOKPROBE_SYMBOL(tkp_entry_hit);
 static int tkp_return_entry(struct kretprobe_instance *ri,
 			    struct pt_regs *regs)
 {
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct tkp_event *ev;
+
 	*(u64 *)ri->data = trace_clock_local();
+	if (!rp)
+		return 0;
+	ev = container_of(rp, struct tkp_kp, rp)->tp->ev;
+	if (ev->entry_size)
+		tkp_entry_capture(ev, regs, ri->data + sizeof(u64));
 	return 0;
 }
 NOKPROBE_SYMBOL(tkp_return_entry);
@@ -1749,17 +1826,21 @@ NOKPROBE_SYMBOL(tkp_return_entry);
 static int tkp_return_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
+	const u8 *outer_data;
 	u64 outer;
 
 	if (unlikely(!rp))
 		return 0;
 	if (rp->entry_handler) {
 		outer = __this_cpu_read(tkp_entry_ns);
+		outer_data = __this_cpu_read(tkp_entry_data);
 		__this_cpu_write(tkp_entry_ns, *(u64 *)ri->data);
+		__this_cpu_write(tkp_entry_data, ri->data + sizeof(u64));
 		tkp_emit_unlocked(container_of(rp, struct tkp_kp, rp)->tp,
 				  regs, (unsigned long)rp->kp.addr,
 				  get_kretprobe_retaddr(ri));
 		__this_cpu_write(tkp_entry_ns, outer);
+		__this_cpu_write(tkp_entry_data, outer_data);
 		return 0;
 	}
 	tkp_emit_unlocked(container_of(rp, struct tkp_kp, rp)->tp, regs,
@@ -1824,9 +1905,14 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
 		return;
 	}
 	container_of(node, struct tkp_rnode, node)->func = func;
-	if (unlikely(pool->duration))
-		container_of(node, struct tkp_rnode, node)->entry_ns =
-			trace_clock_local();
+	if (unlikely(pool->ctx)) {
+		if (tp->ev->entry_size)
+			tkp_entry_capture(tp->ev, regs,
+				container_of(node, struct tkp_rnode, node)->data);
+		if (pool->duration)
+			container_of(node, struct tkp_rnode, node)->entry_ns =
+				trace_clock_local();
+	}
 	rethook_hook(node, regs, true);
 	if (atomic_inc_return(&pool->busy) > READ_ONCE(pool->grow_at))
 		irq_work_queue(&pool->irq);
@@ -1934,17 +2020,22 @@ static void tkp_fentry_ret(struct rethook_node *node, void *data,
 {
 	struct tkp_rnode *rn = container_of(node, struct tkp_rnode, node);
 	struct tkp_pool *pool = data;
-	bool timed = pool->duration;
+	bool ctx = pool->ctx;
+	const u8 *outer_data = NULL;
 	u64 outer = 0;
 
 	atomic_dec(&pool->busy);
-	if (unlikely(timed)) {
+	if (unlikely(ctx)) {
 		outer = __this_cpu_read(tkp_entry_ns);
+		outer_data = __this_cpu_read(tkp_entry_data);
 		__this_cpu_write(tkp_entry_ns, rn->entry_ns);
+		__this_cpu_write(tkp_entry_data, rn->data);
 	}
 	tkp_emit_unlocked(pool->tp, regs, rn->func, node->ret_addr);
-	if (unlikely(timed))
+	if (unlikely(ctx)) {
 		__this_cpu_write(tkp_entry_ns, outer);
+		__this_cpu_write(tkp_entry_data, outer_data);
+	}
 }
 NOKPROBE_SYMBOL(tkp_fentry_ret);
 
@@ -2390,7 +2481,8 @@ static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
 	}
 	pool->tp = tp;
 	pool->duration = tp->ev->duration;
-	pool->node_size = sizeof(*rn);
+	pool->ctx = tp->ev->duration || tp->ev->entry_size;
+	pool->node_size = sizeof(*rn) + tp->ev->entry_size;
 	init_irq_work(&pool->irq, tkp_pool_irq);
 	INIT_WORK(&pool->grow, tkp_pool_grow);
 	for (i = 0; i < nr; i++) {
@@ -2901,6 +2993,24 @@ static struct tkp_probe *tkp_alloc_probe(const struct tkp_spec *spec)
 	return tp;
 }
 
+/*
+ * Room in a return instance for an argument taken at entry: a value and
+ * a byte saying it was read, or a string's length and its bytes.
+ */
+
+static void tkp_entry_layout(struct tkp_event *ev, struct tkp_arg *a)
+{
+	if (!a->at_entry)
+		return;
+	if (a->kind == TKP_K_STRING) {
+		a->entry_off = ALIGN(ev->entry_size, sizeof(u16));
+		ev->entry_size = a->entry_off + sizeof(u16) + TKP_ENTRY_STR;
+	} else {
+		a->entry_off = ALIGN(ev->entry_size, sizeof(u64));
+		ev->entry_size = a->entry_off + a->size * (a->count ?: 1) + 1;
+	}
+}
+
 /* The event of @spec; its arguments move from @spec to the event. */
 static struct tkp_event *tkp_alloc_event(struct tkp_spec *spec)
 {
@@ -2923,6 +3033,7 @@ static struct tkp_event *tkp_alloc_event(struct tkp_spec *spec)
 		ev->dyn |= ev->args[i].kind == TKP_K_STRING;
 		ev->full_regs |= !tkp_arg_partial_ok(&ev->args[i]);
 		ev->duration |= ev->args[i].src == TKP_SRC_DURATION;
+		tkp_entry_layout(ev, &ev->args[i]);
 	}
 	ev->class.system = kstrdup(spec->group, GFP_KERNEL);
 	ev->call.name = spec->event[0] ? kstrdup(spec->event, GFP_KERNEL) :
@@ -2996,9 +3107,9 @@ static int tkp_kprobe_register(struct tkp_probe *tp, bool is_return)
 	if (is_return) {
 		k->rp.handler = tkp_return_hit;
 		k->rp.maxactive = tp->maxactive;
-		if (tp->ev->duration) {
+		if (tp->ev->duration || tp->ev->entry_size) {
 			k->rp.entry_handler = tkp_return_entry;
-			k->rp.data_size = sizeof(u64);
+			k->rp.data_size = sizeof(u64) + tp->ev->entry_size;
 		}
 		ret = register_kretprobe(&k->rp);
 	} else {
