@@ -273,6 +273,7 @@ struct tkp_spec {
 	int		err_word;
 	int		err_off;
 	enum tkp_err	err;
+	unsigned int	cands;		/* functions a symbol names */
 };
 
 /*
@@ -1164,8 +1165,45 @@ static int tkp_parse(int argc, const char **argv, struct tkp_spec *spec)
  * joined by single spaces, and the caret goes under character @off of
  * word @word.
  */
+/*
+ * The message for a symbol that names @n functions, which tells how many
+ * and the ways out.  error_log keeps a pointer to its message, so each
+ * count up to TKP_UNIQ_COUNTED gets one string for good (more share one).
+ */
+#define TKP_UNIQ_COUNTED	16
+static const char *tkp_uniq_text[TKP_UNIQ_COUNTED + 1];
+
+static int tkp_uniq_msg(unsigned int n)
+{
+	int i = min(n, TKP_UNIQ_COUNTED + 0U);
+	char *msg;
+
+	if (tkp_uniq_text[i])
+		return i;
+	if (n > TKP_UNIQ_COUNTED)
+		msg = kasprintf(GFP_KERNEL, "The symbol is not unique (more than %u functions): give MOD:SYM or an address",
+				TKP_UNIQ_COUNTED);
+	else
+		msg = kasprintf(GFP_KERNEL, "The symbol is not unique (%u functions): give MOD:SYM or an address",
+				n);
+	if (!msg)
+		return -ENOMEM;
+	if (cmpxchg(&tkp_uniq_text[i], NULL, msg))
+		kfree(msg);
+	return i;
+}
+
+static void tkp_log_text(int argc, const char **argv, int word, int off,
+			 const char **texts, int idx);
+
 static void tkp_log_err(int argc, const char **argv, int word, int off,
 			enum tkp_err err)
+{
+	tkp_log_text(argc, argv, word, off, tkp_err_text, err);
+}
+
+static void tkp_log_text(int argc, const char **argv, int word, int off,
+			 const char **texts, int idx)
 {
 	size_t len = 0;
 	int i, pos = 0;
@@ -1185,8 +1223,7 @@ static void tkp_log_err(int argc, const char **argv, int word, int off,
 			strcat(cmd, " ");
 		strcat(cmd, argv[i]);
 	}
-	tracing_log_err(NULL, "trace_kprobe", cmd, tkp_err_text, err,
-			pos + off);
+	tracing_log_err(NULL, "trace_kprobe", cmd, texts, idx, pos + off);
 	kfree(cmd);
 }
 
@@ -3322,8 +3359,9 @@ static int tkp_register(struct tkp_probe *tp, struct tkp_spec *spec,
 
 	tp->ev = ev;
 	*word = 1;
-	if (spec->symbol[0] && !strchr(spec->symbol, ':') &&
-	    tkp_count_symbols(spec->symbol) > 1) {
+	if (spec->symbol[0] && !strchr(spec->symbol, ':'))
+		spec->cands = tkp_count_symbols(spec->symbol);
+	if (spec->cands > 1) {
 		*err = TKP_ERR_NON_UNIQ_SYMBOL;
 		ret = -EADDRNOTAVAIL;
 		goto free_event;
@@ -3519,7 +3557,11 @@ static int tkp_create(int argc, const char **argv)
 	ret = tkp_register(tp, spec, &err, &word);
 	mutex_unlock(&event_mutex);
 	if (ret) {
-		if (ret != -ENOMEM)
+		if (ret == -EADDRNOTAVAIL && err == TKP_ERR_NON_UNIQ_SYMBOL &&
+		    tkp_uniq_msg(spec->cands) >= 0)
+			tkp_log_text(argc, argv, word, 0, tkp_uniq_text,
+				     tkp_uniq_msg(spec->cands));
+		else if (ret != -ENOMEM)
 			tkp_log_err(argc, argv, word, 0, err);
 		tkp_free_probe(tp);
 	}

@@ -7,6 +7,11 @@ reset || fail "initial reset failed"
 N=${KPE_SLEEPERS:-200}
 
 expect_ok "r:nsret hrtimer_nanosleep ret=\$retval"
+# Records name their task by the saved comm of its pid: keep them all.
+cmdlines=$(cat "$T/saved_cmdlines_size")
+[ "$cmdlines" -ge $((N + 100)) ] ||
+	quiet_write $((N + 100)) "$T/saved_cmdlines_size" ||
+	fail "cannot keep the comms of $N tasks"
 expect_ok "p:nsent hrtimer_nanosleep"
 enable_ev nsret
 enable_ev nsent
@@ -34,5 +39,6 @@ dump "$T/kprobe_profile"
 [ "$sret" = "$N" ] || fail "$sret returns recorded for $N sleepers"
 recs=$(count_trace " nsret: (")
 [ "$recs" = "$ret" ] || fail "$recs return records for $ret returns counted"
+quiet_write "$cmdlines" "$T/saved_cmdlines_size"
 reset || fail "cleanup failed"
 pass
