@@ -319,6 +319,7 @@ struct tkp_pool {
 	struct rethook			*rh;
 	struct tkp_probe		*tp;
 	atomic_t			busy;		/* instances out */
+	atomic_t			lost;		/* misses not yet told */
 	unsigned int			size;		/* instances made */
 	unsigned int			grow_at;	/* busy count asking more */
 	unsigned int			node_size;
@@ -1918,6 +1919,26 @@ static noinline void tkp_fentry_missed(struct tkp_site *site)
 NOKPROBE_SYMBOL(tkp_fentry_missed);
 
 /*
+ * Returns were missed since the pool last had an instance: say how many,
+ * in the trace, as soon as it has one again.
+ */
+static noinline void tkp_pool_tell(struct tkp_probe *tp,
+				   struct tkp_pool *pool, unsigned long func)
+{
+	char msg[KSYM_NAME_LEN + MAX_EVENT_NAME_LEN + 64];
+	int n = atomic_xchg(&pool->lost, 0);
+
+	if (n <= 0)
+		return;
+	n = scnprintf(msg, sizeof(msg),
+		      "%s/%s: %d returns of %ps missed (no free instance)\n",
+		      tp->ev->class.system, tp->ev->call.name, n,
+		      (void *)func);
+	__trace_puts(func, msg, n);
+}
+NOKPROBE_SYMBOL(tkp_pool_tell);
+
+/*
  * A return probe's entry half: take an instance and hook the return.  An
  * empty pool is a miss; a pool three quarters in use asks for more.
  */
@@ -1938,9 +1959,12 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
 	node = fn ? container_of(fn, struct rethook_node, freelist) : NULL;
 	if (unlikely(!node)) {
 		raw_cpu_inc(tp->stat->miss);
+		atomic_inc(&pool->lost);
 		irq_work_queue(&pool->irq);
 		return;
 	}
+	if (unlikely(atomic_read(&pool->lost)))
+		tkp_pool_tell(tp, pool, func);
 	container_of(node, struct tkp_rnode, node)->func = func;
 	if (unlikely(pool->ctx)) {
 		if (tp->ev->entry_size)
