@@ -1182,11 +1182,13 @@ static int tkp_uniq_msg(unsigned int n)
 	if (tkp_uniq_text[i])
 		return i;
 	if (n > TKP_UNIQ_COUNTED)
-		msg = kasprintf(GFP_KERNEL, "The symbol is not unique (more than %u functions): give MOD:SYM or an address",
-				TKP_UNIQ_COUNTED);
+		msg = kasprintf(GFP_KERNEL, "%s (more than %u functions): %s",
+				tkp_err_text[TKP_ERR_NON_UNIQ_SYMBOL],
+				TKP_UNIQ_COUNTED, "give MOD:SYM or an address");
 	else
-		msg = kasprintf(GFP_KERNEL, "The symbol is not unique (%u functions): give MOD:SYM or an address",
-				n);
+		msg = kasprintf(GFP_KERNEL, "%s (%u functions): %s",
+				tkp_err_text[TKP_ERR_NON_UNIQ_SYMBOL], n,
+				"give MOD:SYM or an address");
 	if (!msg)
 		return -ENOMEM;
 	if (cmpxchg(&tkp_uniq_text[i], NULL, msg))
@@ -1645,10 +1647,10 @@ static nokprobe_inline bool tkp_file_slow(struct trace_event_file *file)
 
 /* One record into @file the trace event core's way. */
 static noinline void tkp_record_slow(struct tkp_event *ev,
-					    struct trace_event_file *file,
-					    struct pt_regs *regs,
-					    unsigned long a, unsigned long b,
-					    const u8 *args, unsigned int body)
+				     struct trace_event_file *file,
+				     struct pt_regs *regs,
+				     unsigned long a, unsigned long b,
+				     const u8 *args, unsigned int body)
 {
 	struct trace_event_buffer fbuf;
 	void *rec;
@@ -1949,6 +1951,7 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
 	struct tkp_pool *pool = tp->pool;
 	struct freelist_node *fn;
 	struct rethook_node *node;
+	struct tkp_rnode *rn;
 
 	/*
 	 * rethook_try_get() less its checks for a rethook being freed (a
@@ -1967,12 +1970,11 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
 		tkp_pool_tell(tp, pool, func);
 	container_of(node, struct tkp_rnode, node)->func = func;
 	if (unlikely(pool->ctx)) {
+		rn = container_of(node, struct tkp_rnode, node);
 		if (tp->ev->entry_size)
-			tkp_entry_capture(tp->ev, regs,
-				container_of(node, struct tkp_rnode, node)->data);
+			tkp_entry_capture(tp->ev, regs, rn->data);
 		if (pool->duration)
-			container_of(node, struct tkp_rnode, node)->entry_ns =
-				trace_clock_local();
+			rn->entry_ns = trace_clock_local();
 	}
 	rethook_hook(node, regs, true);
 	if (atomic_inc_return(&pool->busy) > READ_ONCE(pool->grow_at))
@@ -2445,7 +2447,7 @@ static void tkp_fentry_sync(void)
 
 	list_for_each_entry_safe(site, n, &tkp_dirty_sites, dirty) {
 		want = tkp_site_want(site);
-		if (site->in[0] != (want == 0) || site->in[1] != (want == 1))
+		if (site->in[0] != !want || site->in[1] != (want > 0))
 			continue;
 		list_del_init(&site->dirty);
 		if (want < 0) {
@@ -2621,7 +2623,8 @@ static int tkp_wild_register(struct tkp_probe *tp)
 		ret = ret == -ENOMEM ? ret : -ENOENT;
 		goto out;
 	}
-	hash = ops->func_hash->filter_hash;
+	/* A private ops nobody else sees, never registered. */
+	hash = rcu_dereference_protected(ops->func_hash->filter_hash, true);
 	ret = -E2BIG;
 	if (!hash || hash->count > TKP_WILD_MAX)
 		goto out_free;
