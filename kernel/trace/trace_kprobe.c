@@ -303,6 +303,15 @@ struct tkp_site {
 	struct rcu_head			rcu;
 };
 
+/*
+ * Return instances.  A pool starts with MAXACTIVE instances (or
+ * TKP_POOL_DEFAULT) and, when three quarters are out (tasks sleeping in
+ * the function, say), grows fourfold from a workqueue, up to
+ * TKP_POOL_MAX.  Only a return that finds the pool empty is missed.
+ */
+#define TKP_POOL_DEFAULT	64
+#define TKP_POOL_MAX		16384
+
 /* A return instance: the function it hooked the return of. */
 struct tkp_rnode {
 	struct rethook_node		node;
@@ -1920,12 +1929,20 @@ static noinline void tkp_fentry_missed(struct tkp_site *site)
 }
 NOKPROBE_SYMBOL(tkp_fentry_missed);
 
+/* How many instances out make the pool grow. */
+static nokprobe_inline unsigned int tkp_pool_threshold(struct tkp_pool *pool)
+{
+	unsigned int size = READ_ONCE(pool->size);
+
+	return size < TKP_POOL_MAX ? size / 4 * 3 : UINT_MAX;
+}
+
 /*
  * Returns were missed since the pool last had an instance: say how many,
  * in the trace, as soon as it has one again.
  */
-static noinline void tkp_pool_tell(struct tkp_probe *tp,
-				   struct tkp_pool *pool, unsigned long func)
+static void tkp_pool_tell(struct tkp_probe *tp, struct tkp_pool *pool,
+			  unsigned long func)
 {
 	char msg[KSYM_NAME_LEN + MAX_EVENT_NAME_LEN + 64];
 	int n = atomic_xchg(&pool->lost, 0);
@@ -1939,6 +1956,21 @@ static noinline void tkp_pool_tell(struct tkp_probe *tp,
 	__trace_puts(func, msg, n);
 }
 NOKPROBE_SYMBOL(tkp_pool_tell);
+
+/*
+ * The pool is three quarters in use, or returns were missed: tell of
+ * those, and have it grow.
+ */
+static noinline void tkp_pool_low(struct tkp_probe *tp, struct tkp_pool *pool,
+				  unsigned long func)
+{
+	if (atomic_read(&pool->lost)) {
+		tkp_pool_tell(tp, pool, func);
+		WRITE_ONCE(pool->grow_at, tkp_pool_threshold(pool));
+	}
+	irq_work_queue(&pool->irq);
+}
+NOKPROBE_SYMBOL(tkp_pool_low);
 
 /*
  * A return probe's entry half: take an instance and hook the return.  An
@@ -1963,11 +1995,11 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
 	if (unlikely(!node)) {
 		raw_cpu_inc(tp->stat->miss);
 		atomic_inc(&pool->lost);
+		/* The next entry takes the slow way, and tells. */
+		WRITE_ONCE(pool->grow_at, 0);
 		irq_work_queue(&pool->irq);
 		return;
 	}
-	if (unlikely(atomic_read(&pool->lost)))
-		tkp_pool_tell(tp, pool, func);
 	container_of(node, struct tkp_rnode, node)->func = func;
 	if (unlikely(pool->ctx)) {
 		rn = container_of(node, struct tkp_rnode, node);
@@ -1977,8 +2009,8 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
 			rn->entry_ns = trace_clock_local();
 	}
 	rethook_hook(node, regs, true);
-	if (atomic_inc_return(&pool->busy) > READ_ONCE(pool->grow_at))
-		irq_work_queue(&pool->irq);
+	if (unlikely(atomic_inc_return(&pool->busy) > READ_ONCE(pool->grow_at)))
+		tkp_pool_low(tp, pool, func);
 }
 
 /*
@@ -2496,15 +2528,6 @@ static void tkp_fentry_commit(void)
 	tkp_fentry_sync();
 }
 
-/*
- * Return instances.  A pool starts with MAXACTIVE instances (or
- * TKP_POOL_DEFAULT) and, when three quarters are out (tasks sleeping in
- * the function, say), grows fourfold from a workqueue, up to
- * TKP_POOL_MAX.  Only a return that finds the pool empty is missed.
- */
-#define TKP_POOL_DEFAULT	64
-#define TKP_POOL_MAX		16384
-
 
 static void tkp_pool_grow(struct work_struct *work)
 {
@@ -2519,8 +2542,9 @@ static void tkp_pool_grow(struct work_struct *work)
 		rethook_add_node(pool->rh, &rn->node);
 	}
 	WRITE_ONCE(pool->size, pool->size + i);
-	WRITE_ONCE(pool->grow_at, pool->size < TKP_POOL_MAX ?
-				  pool->size / 4 * 3 : UINT_MAX);
+	/* Missed returns not told yet keep the entries on the slow way. */
+	WRITE_ONCE(pool->grow_at, atomic_read(&pool->lost) ? 0 :
+				  tkp_pool_threshold(pool));
 }
 
 static void tkp_pool_irq(struct irq_work *irq)
@@ -2558,7 +2582,7 @@ static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
 		rethook_add_node(pool->rh, &rn->node);
 	}
 	pool->size = nr;
-	pool->grow_at = nr / 4 * 3;
+	pool->grow_at = tkp_pool_threshold(pool);
 	return pool;
 }
 
