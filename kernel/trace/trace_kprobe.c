@@ -410,6 +410,7 @@ struct tkp_probe {
 	/* fentry places only: one hook per function (many for a pattern). */
 	struct tkp_hook			*hooks;
 	unsigned int			nr_hooks;
+	unsigned int			skipped;	/* by the pattern */
 	struct tkp_hook			hook1;		/* when only one */
 	struct tkp_pool			*pool;		/* return probes */
 	struct rcu_head			rcu;
@@ -1182,6 +1183,29 @@ static int tkp_parse(int argc, const char **argv, struct tkp_spec *spec)
  */
 #define TKP_UNIQ_COUNTED	16
 static const char *tkp_uniq_text[TKP_UNIQ_COUNTED + 1];
+
+/* Likewise the note on a pattern's functions that cannot be probed. */
+static const char *tkp_skip_text[TKP_UNIQ_COUNTED + 1];
+
+static int tkp_skip_msg(unsigned int n)
+{
+	int i = min(n, TKP_UNIQ_COUNTED + 0U);
+	char *msg;
+
+	if (tkp_skip_text[i])
+		return i;
+	if (n > TKP_UNIQ_COUNTED)
+		msg = kasprintf(GFP_KERNEL, "Note: more than %u matching functions cannot be probed; skipped",
+				TKP_UNIQ_COUNTED);
+	else
+		msg = kasprintf(GFP_KERNEL, "Note: %u matching functions cannot be probed; skipped",
+				n);
+	if (!msg)
+		return -ENOMEM;
+	if (cmpxchg(&tkp_skip_text[i], NULL, msg))
+		kfree(msg);
+	return i;
+}
 
 static int tkp_uniq_msg(unsigned int n)
 {
@@ -2675,9 +2699,7 @@ static int tkp_wild_register(struct tkp_probe *tp)
 		if (!tp->pool)
 			goto out_free;
 	}
-	if (skipped)
-		pr_info("%s: %u functions that cannot be probed skipped\n",
-			tp->symbol, skipped);
+	tp->skipped = skipped;
 	if (tp->hooks != &tp->hook1)
 		kfree(tp->hooks);
 	tp->hooks = hooks;
@@ -3586,6 +3608,7 @@ static int tkp_create(int argc, const char **argv)
 	struct tkp_spec *spec;
 	struct tkp_probe *tp;
 	enum tkp_err err;
+	unsigned int skipped;
 	int ret, word;
 
 	spec = kmalloc(sizeof(*spec), GFP_KERNEL);
@@ -3606,6 +3629,8 @@ static int tkp_create(int argc, const char **argv)
 
 	mutex_lock(&event_mutex);
 	ret = tkp_register(tp, spec, &err, &word);
+	/* Once the lock is dropped the probe may go: read it before. */
+	skipped = ret ? 0 : tp->skipped;
 	mutex_unlock(&event_mutex);
 	if (ret) {
 		if (ret == -EADDRNOTAVAIL && err == TKP_ERR_NON_UNIQ_SYMBOL &&
@@ -3615,6 +3640,10 @@ static int tkp_create(int argc, const char **argv)
 		else if (ret != -ENOMEM)
 			tkp_log_err(argc, argv, word, 0, err);
 		tkp_free_probe(tp);
+	} else if (skipped && tkp_skip_msg(skipped) >= 0) {
+		/* Defined, but not on every function the pattern names. */
+		tkp_log_text(argc, argv, 1, 0, tkp_skip_text,
+			     tkp_skip_msg(skipped));
 	}
 out:
 	tkp_free_args(spec->args, spec->nargs);
