@@ -1195,11 +1195,12 @@ static int tkp_skip_msg(unsigned int n)
 	if (tkp_skip_text[i])
 		return i;
 	if (n > TKP_UNIQ_COUNTED)
-		msg = kasprintf(GFP_KERNEL, "Note: more than %u matching functions cannot be probed; skipped",
-				TKP_UNIQ_COUNTED);
+		msg = kasprintf(GFP_KERNEL, "Note: more than %u %s",
+				TKP_UNIQ_COUNTED,
+				"matching functions cannot be probed; skipped");
 	else
-		msg = kasprintf(GFP_KERNEL, "Note: %u matching functions cannot be probed; skipped",
-				n);
+		msg = kasprintf(GFP_KERNEL, "Note: %u %s", n,
+				"matching functions cannot be probed; skipped");
 	if (!msg)
 		return -ENOMEM;
 	if (cmpxchg(&tkp_skip_text[i], NULL, msg))
