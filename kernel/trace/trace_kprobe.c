@@ -84,6 +84,8 @@
 #define TKP_MAX_RECORD		4000
 /* Fixed-size argument fields may take at most this much of it. */
 #define TKP_MAX_FIXED		2048
+/* A string a return probe takes at entry ($argN) keeps this much. */
+#define TKP_ENTRY_STR		128
 
 /*
  * Messages for error_log; the texts are the kernel's documented ones.
@@ -243,6 +245,8 @@ struct tkp_arg {
 	u16		count;		/* array elements; 0 for a scalar */
 	u16		offset;		/* of the field in the record */
 	u16		reg_off;	/* plain register: its pt_regs offset */
+	u8		at_entry;	/* $argN in a return probe: see below */
+	u16		entry_off;	/* where in the entry data */
 	unsigned long	param;
 	long		drf[TKP_MAX_DEREF];
 };
@@ -269,6 +273,7 @@ struct tkp_spec {
 	int		err_word;
 	int		err_off;
 	enum tkp_err	err;
+	unsigned int	cands;		/* functions a symbol names */
 };
 
 /*
@@ -298,11 +303,21 @@ struct tkp_site {
 	struct rcu_head			rcu;
 };
 
+/*
+ * Return instances.  A pool starts with MAXACTIVE instances (or
+ * TKP_POOL_DEFAULT) and, when three quarters are out (tasks sleeping in
+ * the function, say), grows fourfold from a workqueue, up to
+ * TKP_POOL_MAX.  Only a return that finds the pool empty is missed.
+ */
+#define TKP_POOL_DEFAULT	64
+#define TKP_POOL_MAX		16384
+
 /* A return instance: the function it hooked the return of. */
 struct tkp_rnode {
 	struct rethook_node		node;
 	unsigned long			func;
 	u64				entry_ns;	/* for $duration */
+	u8				data[];		/* args taken at entry */
 };
 
 /*
@@ -313,10 +328,12 @@ struct tkp_pool {
 	struct rethook			*rh;
 	struct tkp_probe		*tp;
 	atomic_t			busy;		/* instances out */
+	atomic_t			lost;		/* misses not yet told */
 	unsigned int			size;		/* instances made */
 	unsigned int			grow_at;	/* busy count asking more */
 	unsigned int			node_size;
 	bool				duration;	/* time the entries */
+	bool				ctx;		/* time or args at entry */
 	struct irq_work			irq;
 	struct work_struct		grow;
 	struct rcu_head			rcu;
@@ -338,6 +355,7 @@ struct tkp_event {
 	bool				dyn;		/* has string fields */
 	bool				full_regs;	/* args need every register */
 	bool				duration;	/* has $duration */
+	unsigned int			entry_size;	/* args taken at entry */
 	unsigned long			quiet_gp;	/* RCU cookie: users gone */
 	unsigned int			hdr_size;	/* entry + probe fields */
 	unsigned int			rec_size;	/* ... + fixed arg fields */
@@ -392,6 +410,7 @@ struct tkp_probe {
 	/* fentry places only: one hook per function (many for a pattern). */
 	struct tkp_hook			*hooks;
 	unsigned int			nr_hooks;
+	unsigned int			skipped;	/* by the pattern */
 	struct tkp_hook			hook1;		/* when only one */
 	struct tkp_pool			*pool;		/* return probes */
 	struct rcu_head			rcu;
@@ -713,12 +732,14 @@ static int tkp_parse_var(struct tkp_argctx *c, const char *b, size_t len,
 			return tkp_arg_fail(c, b, TKP_ERR_BAD_ARG_NUM);
 		/*
 		 * Arguments are only where the callee just got them: not
-		 * inside the function, nor (yet) at its return.
+		 * inside the function.  A return probe takes the whole
+		 * argument (dereferences and all) at the entry.
 		 */
-		if (c->spec->is_return || c->spec->offset)
+		if (c->spec->offset)
 			return tkp_arg_fail(c, b, TKP_ERR_BAD_VAR);
 		a->src = TKP_SRC_ARG;
 		a->param = n - 1;
+		a->at_entry = c->spec->is_return;
 	} else {
 		return tkp_arg_fail(c, b, TKP_ERR_BAD_VAR);
 	}
@@ -1026,7 +1047,7 @@ static u16 tkp_reg_off(const struct tkp_arg *a)
 	};
 
 	if (a->ndrf || a->count || a->kind == TKP_K_BITFIELD ||
-	    a->kind == TKP_K_STRING)
+	    a->kind == TKP_K_STRING || a->at_entry)
 		return TKP_NO_REG;
 	if (a->src == TKP_SRC_REG)
 		return a->param;
@@ -1155,8 +1176,71 @@ static int tkp_parse(int argc, const char **argv, struct tkp_spec *spec)
  * joined by single spaces, and the caret goes under character @off of
  * word @word.
  */
+/*
+ * The message for a symbol that names @n functions, which tells how many
+ * and the ways out.  error_log keeps a pointer to its message, so each
+ * count up to TKP_UNIQ_COUNTED gets one string for good (more share one).
+ */
+#define TKP_UNIQ_COUNTED	16
+static const char *tkp_uniq_text[TKP_UNIQ_COUNTED + 1];
+
+/* Likewise the note on a pattern's functions that cannot be probed. */
+static const char *tkp_skip_text[TKP_UNIQ_COUNTED + 1];
+
+static int tkp_skip_msg(unsigned int n)
+{
+	int i = min(n, TKP_UNIQ_COUNTED + 0U);
+	char *msg;
+
+	if (tkp_skip_text[i])
+		return i;
+	if (n > TKP_UNIQ_COUNTED)
+		msg = kasprintf(GFP_KERNEL, "Note: more than %u %s",
+				TKP_UNIQ_COUNTED,
+				"matching functions cannot be probed; skipped");
+	else
+		msg = kasprintf(GFP_KERNEL, "Note: %u %s", n,
+				"matching functions cannot be probed; skipped");
+	if (!msg)
+		return -ENOMEM;
+	if (cmpxchg(&tkp_skip_text[i], NULL, msg))
+		kfree(msg);
+	return i;
+}
+
+static int tkp_uniq_msg(unsigned int n)
+{
+	int i = min(n, TKP_UNIQ_COUNTED + 0U);
+	char *msg;
+
+	if (tkp_uniq_text[i])
+		return i;
+	if (n > TKP_UNIQ_COUNTED)
+		msg = kasprintf(GFP_KERNEL, "%s (more than %u functions): %s",
+				tkp_err_text[TKP_ERR_NON_UNIQ_SYMBOL],
+				TKP_UNIQ_COUNTED, "give MOD:SYM or an address");
+	else
+		msg = kasprintf(GFP_KERNEL, "%s (%u functions): %s",
+				tkp_err_text[TKP_ERR_NON_UNIQ_SYMBOL], n,
+				"give MOD:SYM or an address");
+	if (!msg)
+		return -ENOMEM;
+	if (cmpxchg(&tkp_uniq_text[i], NULL, msg))
+		kfree(msg);
+	return i;
+}
+
+static void tkp_log_text(int argc, const char **argv, int word, int off,
+			 const char **texts, int idx);
+
 static void tkp_log_err(int argc, const char **argv, int word, int off,
 			enum tkp_err err)
+{
+	tkp_log_text(argc, argv, word, off, tkp_err_text, err);
+}
+
+static void tkp_log_text(int argc, const char **argv, int word, int off,
+			 const char **texts, int idx)
 {
 	size_t len = 0;
 	int i, pos = 0;
@@ -1176,8 +1260,7 @@ static void tkp_log_err(int argc, const char **argv, int word, int off,
 			strcat(cmd, " ");
 		strcat(cmd, argv[i]);
 	}
-	tracing_log_err(NULL, "trace_kprobe", cmd, tkp_err_text, err,
-			pos + off);
+	tracing_log_err(NULL, "trace_kprobe", cmd, texts, idx, pos + off);
 	kfree(cmd);
 }
 
@@ -1204,6 +1287,8 @@ static void __percpu *tkp_scratch;
  * so that one nested in another's recording leaves it as it was.
  */
 static DEFINE_PER_CPU(u64, tkp_entry_ns);
+/* Likewise the arguments its entry took ($argN in return probes). */
+static DEFINE_PER_CPU(const u8 *, tkp_entry_data);
 
 /*
  * Is @addr to be read as user memory?  Where user and kernel addresses
@@ -1417,6 +1502,62 @@ static nokprobe_inline int tkp_fetch_string(const struct tkp_arg *a,
 }
 
 /*
+ * An argument its entry took, from the return instance into the record
+ * (see tkp_entry_layout()).  Returns the bytes it adds after the fixed
+ * fields.
+ */
+static nokprobe_inline unsigned int tkp_from_entry(const struct tkp_event *ev,
+						   const struct tkp_arg *a,
+						   u8 *buf, u8 *field,
+						   unsigned int dyn,
+						   u64 *faults)
+{
+	const u8 *d = __this_cpu_read(tkp_entry_data);
+	unsigned int hdr = ev->hdr_size, n = a->size * (a->count ?: 1);
+	unsigned int len;
+
+	if (a->kind == TKP_K_STRING) {
+		len = d ? *(const u16 *)(d + a->entry_off) : 0;
+		len = min(len, TKP_MAX_RECORD - hdr - dyn);
+		if (len)
+			memcpy(buf + dyn, d + a->entry_off + sizeof(u16), len);
+		*(u32 *)field = len << 16 | (hdr + dyn);
+		return len;
+	}
+	if (d && d[a->entry_off + n]) {
+		memcpy(field, d + a->entry_off, n);
+	} else {
+		memset(field, 0, n);
+		if (a->fault_bit != 0xff)
+			*faults |= BIT_ULL(a->fault_bit);
+	}
+	return 0;
+}
+
+/* At a return probe's entry: take the arguments that are taken there. */
+static nokprobe_inline void tkp_entry_capture(const struct tkp_event *ev,
+					      struct pt_regs *regs, u8 *data)
+{
+	const struct tkp_arg *a;
+	int i, len;
+
+	for (i = 0; i < ev->nargs; i++) {
+		a = &ev->args[i];
+		if (!a->at_entry)
+			continue;
+		if (a->kind == TKP_K_STRING) {
+			len = tkp_fetch_string(a, regs,
+					       data + a->entry_off + sizeof(u16),
+					       TKP_ENTRY_STR);
+			*(u16 *)(data + a->entry_off) = len;
+		} else {
+			data[a->entry_off + a->size * (a->count ?: 1)] =
+				tkp_fetch_value(a, regs, data + a->entry_off);
+		}
+	}
+}
+
+/*
  * Fetch every argument into the scratch buffer, laid out as the record
  * from the end of its header on.  Returns the number of bytes used.
  */
@@ -1435,6 +1576,8 @@ static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_event *ev,
 		if (a->reg_off != TKP_NO_REG) {
 			tkp_put(field, *(unsigned long *)((u8 *)regs +
 							  a->reg_off), a->size);
+		} else if (unlikely(a->at_entry)) {
+			dyn += tkp_from_entry(ev, a, buf, field, dyn, &faults);
 		} else if (a->kind == TKP_K_STRING) {
 			len = tkp_fetch_string(a, regs, buf + dyn,
 					       TKP_MAX_RECORD - hdr - dyn);
@@ -1538,10 +1681,10 @@ static nokprobe_inline bool tkp_file_slow(struct trace_event_file *file)
 
 /* One record into @file the trace event core's way. */
 static noinline void tkp_record_slow(struct tkp_event *ev,
-					    struct trace_event_file *file,
-					    struct pt_regs *regs,
-					    unsigned long a, unsigned long b,
-					    const u8 *args, unsigned int body)
+				     struct trace_event_file *file,
+				     struct pt_regs *regs,
+				     unsigned long a, unsigned long b,
+				     const u8 *args, unsigned int body)
 {
 	struct trace_event_buffer fbuf;
 	void *rec;
@@ -1741,7 +1884,15 @@ NOKPROBE_SYMBOL(tkp_entry_hit);
 static int tkp_return_entry(struct kretprobe_instance *ri,
 			    struct pt_regs *regs)
 {
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct tkp_event *ev;
+
 	*(u64 *)ri->data = trace_clock_local();
+	if (!rp)
+		return 0;
+	ev = container_of(rp, struct tkp_kp, rp)->tp->ev;
+	if (ev->entry_size)
+		tkp_entry_capture(ev, regs, ri->data + sizeof(u64));
 	return 0;
 }
 NOKPROBE_SYMBOL(tkp_return_entry);
@@ -1749,17 +1900,21 @@ NOKPROBE_SYMBOL(tkp_return_entry);
 static int tkp_return_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
+	const u8 *outer_data;
 	u64 outer;
 
 	if (unlikely(!rp))
 		return 0;
 	if (rp->entry_handler) {
 		outer = __this_cpu_read(tkp_entry_ns);
+		outer_data = __this_cpu_read(tkp_entry_data);
 		__this_cpu_write(tkp_entry_ns, *(u64 *)ri->data);
+		__this_cpu_write(tkp_entry_data, ri->data + sizeof(u64));
 		tkp_emit_unlocked(container_of(rp, struct tkp_kp, rp)->tp,
 				  regs, (unsigned long)rp->kp.addr,
 				  get_kretprobe_retaddr(ri));
 		__this_cpu_write(tkp_entry_ns, outer);
+		__this_cpu_write(tkp_entry_data, outer_data);
 		return 0;
 	}
 	tkp_emit_unlocked(container_of(rp, struct tkp_kp, rp)->tp, regs,
@@ -1799,6 +1954,49 @@ static noinline void tkp_fentry_missed(struct tkp_site *site)
 }
 NOKPROBE_SYMBOL(tkp_fentry_missed);
 
+/* How many instances out make the pool grow. */
+static nokprobe_inline unsigned int tkp_pool_threshold(struct tkp_pool *pool)
+{
+	unsigned int size = READ_ONCE(pool->size);
+
+	return size < TKP_POOL_MAX ? size / 4 * 3 : UINT_MAX;
+}
+
+/*
+ * Returns were missed since the pool last had an instance: say how many,
+ * in the trace, as soon as it has one again.
+ */
+static void tkp_pool_tell(struct tkp_probe *tp, struct tkp_pool *pool,
+			  unsigned long func)
+{
+	char msg[KSYM_NAME_LEN + MAX_EVENT_NAME_LEN + 64];
+	int n = atomic_xchg(&pool->lost, 0);
+
+	if (n <= 0)
+		return;
+	n = scnprintf(msg, sizeof(msg),
+		      "%s/%s: %d returns of %ps missed (no free instance)\n",
+		      tp->ev->class.system, tp->ev->call.name, n,
+		      (void *)func);
+	__trace_puts(func, msg, n);
+}
+NOKPROBE_SYMBOL(tkp_pool_tell);
+
+/*
+ * The pool is three quarters in use, or returns were missed: tell of
+ * those, and have it grow.
+ */
+static noinline void tkp_pool_low(struct tkp_probe *tp, struct tkp_pool *pool,
+				  unsigned long func)
+{
+	if (atomic_read(&pool->lost)) {
+		tkp_pool_tell(tp, pool, func);
+		WRITE_ONCE(pool->grow_at, tkp_pool_threshold(pool));
+	}
+	irq_work_queue(&pool->irq);
+}
+NOKPROBE_SYMBOL(tkp_pool_low);
+
 /*
  * A return probe's entry half: take an instance and hook the return.  An
  * empty pool is a miss; a pool three quarters in use asks for more.
@@ -1810,6 +2008,7 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
 	struct tkp_pool *pool = tp->pool;
 	struct freelist_node *fn;
 	struct rethook_node *node;
+	struct tkp_rnode *rn;
 
 	/*
 	 * rethook_try_get() less its checks for a rethook being freed (a
@@ -1820,16 +2019,23 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
 	node = fn ? container_of(fn, struct rethook_node, freelist) : NULL;
 	if (unlikely(!node)) {
 		raw_cpu_inc(tp->stat->miss);
+		atomic_inc(&pool->lost);
+		/* The next entry takes the slow way, and tells. */
+		WRITE_ONCE(pool->grow_at, 0);
 		irq_work_queue(&pool->irq);
 		return;
 	}
 	container_of(node, struct tkp_rnode, node)->func = func;
-	if (unlikely(pool->duration))
-		container_of(node, struct tkp_rnode, node)->entry_ns =
-			trace_clock_local();
+	if (unlikely(pool->ctx)) {
+		rn = container_of(node, struct tkp_rnode, node);
+		if (tp->ev->entry_size)
+			tkp_entry_capture(tp->ev, regs, rn->data);
+		if (pool->duration)
+			rn->entry_ns = trace_clock_local();
+	}
 	rethook_hook(node, regs, true);
-	if (atomic_inc_return(&pool->busy) > READ_ONCE(pool->grow_at))
-		irq_work_queue(&pool->irq);
+	if (unlikely(atomic_inc_return(&pool->busy) > READ_ONCE(pool->grow_at)))
+		tkp_pool_low(tp, pool, func);
 }
 
 /*
@@ -1934,17 +2140,22 @@ static void tkp_fentry_ret(struct rethook_node *node, void *data,
 {
 	struct tkp_rnode *rn = container_of(node, struct tkp_rnode, node);
 	struct tkp_pool *pool = data;
-	bool timed = pool->duration;
+	bool ctx = pool->ctx;
+	const u8 *outer_data = NULL;
 	u64 outer = 0;
 
 	atomic_dec(&pool->busy);
-	if (unlikely(timed)) {
+	if (unlikely(ctx)) {
 		outer = __this_cpu_read(tkp_entry_ns);
+		outer_data = __this_cpu_read(tkp_entry_data);
 		__this_cpu_write(tkp_entry_ns, rn->entry_ns);
+		__this_cpu_write(tkp_entry_data, rn->data);
 	}
 	tkp_emit_unlocked(pool->tp, regs, rn->func, node->ret_addr);
-	if (unlikely(timed))
+	if (unlikely(ctx)) {
 		__this_cpu_write(tkp_entry_ns, outer);
+		__this_cpu_write(tkp_entry_data, outer_data);
+	}
 }
 NOKPROBE_SYMBOL(tkp_fentry_ret);
 
@@ -2293,7 +2504,7 @@ static void tkp_fentry_sync(void)
 
 	list_for_each_entry_safe(site, n, &tkp_dirty_sites, dirty) {
 		want = tkp_site_want(site);
-		if (site->in[0] != (want == 0) || site->in[1] != (want == 1))
+		if (site->in[0] != !want || site->in[1] != (want > 0))
 			continue;
 		list_del_init(&site->dirty);
 		if (want < 0) {
@@ -2342,15 +2553,6 @@ static void tkp_fentry_commit(void)
 	tkp_fentry_sync();
 }
 
-/*
- * Return instances.  A pool starts with MAXACTIVE instances (or
- * TKP_POOL_DEFAULT) and, when three quarters are out (tasks sleeping in
- * the function, say), grows fourfold from a workqueue, up to
- * TKP_POOL_MAX.  Only a return that finds the pool empty is missed.
- */
-#define TKP_POOL_DEFAULT	64
-#define TKP_POOL_MAX		16384
-
 
 static void tkp_pool_grow(struct work_struct *work)
 {
@@ -2365,8 +2567,9 @@ static void tkp_pool_grow(struct work_struct *work)
 		rethook_add_node(pool->rh, &rn->node);
 	}
 	WRITE_ONCE(pool->size, pool->size + i);
-	WRITE_ONCE(pool->grow_at, pool->size < TKP_POOL_MAX ?
-				  pool->size / 4 * 3 : UINT_MAX);
+	/* Missed returns not told yet keep the entries on the slow way. */
+	WRITE_ONCE(pool->grow_at, atomic_read(&pool->lost) ? 0 :
+				  tkp_pool_threshold(pool));
 }
 
 static void tkp_pool_irq(struct irq_work *irq)
@@ -2390,7 +2593,8 @@ static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
 	}
 	pool->tp = tp;
 	pool->duration = tp->ev->duration;
-	pool->node_size = sizeof(*rn);
+	pool->ctx = tp->ev->duration || tp->ev->entry_size;
+	pool->node_size = sizeof(*rn) + tp->ev->entry_size;
 	init_irq_work(&pool->irq, tkp_pool_irq);
 	INIT_WORK(&pool->grow, tkp_pool_grow);
 	for (i = 0; i < nr; i++) {
@@ -2403,7 +2607,7 @@ static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
 		rethook_add_node(pool->rh, &rn->node);
 	}
 	pool->size = nr;
-	pool->grow_at = nr / 4 * 3;
+	pool->grow_at = tkp_pool_threshold(pool);
 	return pool;
 }
 
@@ -2468,7 +2672,8 @@ static int tkp_wild_register(struct tkp_probe *tp)
 		ret = ret == -ENOMEM ? ret : -ENOENT;
 		goto out;
 	}
-	hash = ops->func_hash->filter_hash;
+	/* A private ops nobody else sees, never registered. */
+	hash = rcu_dereference_protected(ops->func_hash->filter_hash, true);
 	ret = -E2BIG;
 	if (!hash || hash->count > TKP_WILD_MAX)
 		goto out_free;
@@ -2495,9 +2700,7 @@ static int tkp_wild_register(struct tkp_probe *tp)
 		if (!tp->pool)
 			goto out_free;
 	}
-	if (skipped)
-		pr_info("%s: %u functions that cannot be probed skipped\n",
-			tp->symbol, skipped);
+	tp->skipped = skipped;
 	if (tp->hooks != &tp->hook1)
 		kfree(tp->hooks);
 	tp->hooks = hooks;
@@ -2901,6 +3104,24 @@ static struct tkp_probe *tkp_alloc_probe(const struct tkp_spec *spec)
 	return tp;
 }
 
+/*
+ * Room in a return instance for an argument taken at entry: a value and
+ * a byte saying it was read, or a string's length and its bytes.
+ */
+
+static void tkp_entry_layout(struct tkp_event *ev, struct tkp_arg *a)
+{
+	if (!a->at_entry)
+		return;
+	if (a->kind == TKP_K_STRING) {
+		a->entry_off = ALIGN(ev->entry_size, sizeof(u16));
+		ev->entry_size = a->entry_off + sizeof(u16) + TKP_ENTRY_STR;
+	} else {
+		a->entry_off = ALIGN(ev->entry_size, sizeof(u64));
+		ev->entry_size = a->entry_off + a->size * (a->count ?: 1) + 1;
+	}
+}
+
 /* The event of @spec; its arguments move from @spec to the event. */
 static struct tkp_event *tkp_alloc_event(struct tkp_spec *spec)
 {
@@ -2923,6 +3144,7 @@ static struct tkp_event *tkp_alloc_event(struct tkp_spec *spec)
 		ev->dyn |= ev->args[i].kind == TKP_K_STRING;
 		ev->full_regs |= !tkp_arg_partial_ok(&ev->args[i]);
 		ev->duration |= ev->args[i].src == TKP_SRC_DURATION;
+		tkp_entry_layout(ev, &ev->args[i]);
 	}
 	ev->class.system = kstrdup(spec->group, GFP_KERNEL);
 	ev->call.name = spec->event[0] ? kstrdup(spec->event, GFP_KERNEL) :
@@ -2996,9 +3218,9 @@ static int tkp_kprobe_register(struct tkp_probe *tp, bool is_return)
 	if (is_return) {
 		k->rp.handler = tkp_return_hit;
 		k->rp.maxactive = tp->maxactive;
-		if (tp->ev->duration) {
+		if (tp->ev->duration || tp->ev->entry_size) {
 			k->rp.entry_handler = tkp_return_entry;
-			k->rp.data_size = sizeof(u64);
+			k->rp.data_size = sizeof(u64) + tp->ev->entry_size;
 		}
 		ret = register_kretprobe(&k->rp);
 	} else {
@@ -3211,8 +3433,9 @@ static int tkp_register(struct tkp_probe *tp, struct tkp_spec *spec,
 
 	tp->ev = ev;
 	*word = 1;
-	if (spec->symbol[0] && !strchr(spec->symbol, ':') &&
-	    tkp_count_symbols(spec->symbol) > 1) {
+	if (spec->symbol[0] && !strchr(spec->symbol, ':'))
+		spec->cands = tkp_count_symbols(spec->symbol);
+	if (spec->cands > 1) {
 		*err = TKP_ERR_NON_UNIQ_SYMBOL;
 		ret = -EADDRNOTAVAIL;
 		goto free_event;
@@ -3386,6 +3609,7 @@ static int tkp_create(int argc, const char **argv)
 	struct tkp_spec *spec;
 	struct tkp_probe *tp;
 	enum tkp_err err;
+	unsigned int skipped;
 	int ret, word;
 
 	spec = kmalloc(sizeof(*spec), GFP_KERNEL);
@@ -3406,11 +3630,21 @@ static int tkp_create(int argc, const char **argv)
 
 	mutex_lock(&event_mutex);
 	ret = tkp_register(tp, spec, &err, &word);
+	/* Once the lock is dropped the probe may go: read it before. */
+	skipped = ret ? 0 : tp->skipped;
 	mutex_unlock(&event_mutex);
 	if (ret) {
-		if (ret != -ENOMEM)
+		if (ret == -EADDRNOTAVAIL && err == TKP_ERR_NON_UNIQ_SYMBOL &&
+		    tkp_uniq_msg(spec->cands) >= 0)
+			tkp_log_text(argc, argv, word, 0, tkp_uniq_text,
+				     tkp_uniq_msg(spec->cands));
+		else if (ret != -ENOMEM)
 			tkp_log_err(argc, argv, word, 0, err);
 		tkp_free_probe(tp);
+	} else if (skipped && tkp_skip_msg(skipped) >= 0) {
+		/* Defined, but not on every function the pattern names. */
+		tkp_log_text(argc, argv, 1, 0, tkp_skip_text,
+			     tkp_skip_msg(skipped));
 	}
 out:
 	tkp_free_args(spec->args, spec->nargs);

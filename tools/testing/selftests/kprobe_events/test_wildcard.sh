@@ -23,6 +23,17 @@ hits=$(profile_hits w)
 [ "$hits" -ge "$n" ] || fail "kprobe_profile counts $hits hits for $n records"
 
 expect_refused ENOENT "p:wild/none kpe_no_such_function_*"
+expect_refused E2BIG "p:wild/all *"
+
+# Functions kprobes refuse (the kprobes core's own, blacklisted) are
+# skipped, with a note in error_log.
+quiet_write "" "$T/error_log"
+expect_ok "p:wild/kp kprobe*"
+grep -qE 'Note: [0-9]+ matching functions cannot be probed; skipped' "$T/error_log" || {
+	dump "$T/error_log"
+	fail "no note of the skipped functions in error_log"
+}
+log "$(grep -o 'Note: .*' "$T/error_log")"
 expect_refused EINVAL "p:wild/off vfs_rea*+4"
 reset || fail "cleanup failed"
 pass
