@@ -355,6 +355,7 @@ struct tkp_event {
 	bool				dyn;		/* has string fields */
 	bool				full_regs;	/* args need every register */
 	bool				duration;	/* has $duration */
+	bool				regs_only;	/* args: registers, no more */
 	unsigned int			entry_size;	/* args taken at entry */
 	unsigned long			quiet_gp;	/* RCU cookie: users gone */
 	unsigned int			hdr_size;	/* entry + probe fields */
@@ -1535,8 +1536,8 @@ static nokprobe_inline unsigned int tkp_from_entry(const struct tkp_event *ev,
 }
 
 /* At a return probe's entry: take the arguments that are taken there. */
-static nokprobe_inline void tkp_entry_capture(const struct tkp_event *ev,
-					      struct pt_regs *regs, u8 *data)
+static noinline void tkp_entry_capture(const struct tkp_event *ev,
+				       struct pt_regs *regs, u8 *data)
 {
 	const struct tkp_arg *a;
 	int i, len;
@@ -1556,14 +1557,14 @@ static nokprobe_inline void tkp_entry_capture(const struct tkp_event *ev,
 		}
 	}
 }
+NOKPROBE_SYMBOL(tkp_entry_capture);
 
 /*
  * Fetch every argument into the scratch buffer, laid out as the record
  * from the end of its header on.  Returns the number of bytes used.
  */
-static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_event *ev,
-						   struct pt_regs *regs,
-						   u8 *buf)
+static noinline unsigned int tkp_fetch_args(const struct tkp_event *ev,
+					    struct pt_regs *regs, u8 *buf)
 {
 	unsigned int hdr = ev->hdr_size, dyn = ev->rec_size - hdr;
 	u64 faults = 0;
@@ -1592,6 +1593,24 @@ static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_event *ev,
 	if (ev->fault_off >= 0)
 		*(u64 *)(buf + ev->fault_off - hdr) = faults;
 	return dyn;
+}
+NOKPROBE_SYMBOL(tkp_fetch_args);
+
+/*
+ * Arguments that are all registers, the common case, into record @rec
+ * in line; tkp_fetch_args(), out of line, does any argument.
+ */
+static nokprobe_inline void tkp_fetch_regs(const struct tkp_event *ev,
+					   struct pt_regs *regs, u8 *rec)
+{
+	const struct tkp_arg *a;
+	int i;
+
+	for (i = 0; i < ev->nargs; i++) {
+		a = &ev->args[i];
+		tkp_put(rec + a->offset,
+			*(unsigned long *)((u8 *)regs + a->reg_off), a->size);
+	}
 }
 
 /* The probe's own fields, which follow struct trace_entry. */
@@ -1747,6 +1766,20 @@ static nokprobe_inline unsigned int tkp_trace_ctx(void)
 }
 
 /*
+ * ring_buffer_event_data(), in line, for an event just reserved: the
+ * reservation may begin with a time extend (8 bytes, as
+ * include/linux/ring_buffer.h describes RINGBUF_TYPE_TIME_EXTEND and
+ * _TIME_STAMP), then the data event, whose length is in type_len or,
+ * when that is 0, in the word before the data.
+ */
+static nokprobe_inline void *tkp_event_data(struct ring_buffer_event *event)
+{
+	if (unlikely(event->type_len >= RINGBUF_TYPE_TIME_EXTEND))
+		event = (void *)event + 8;
+	return event->type_len ? &event->array[0] : &event->array[1];
+}
+
+/*
  * One record straight into @file's ring buffer: its arguments from
  * @args, or fetched right into it when @args is NULL.
  */
@@ -1763,12 +1796,14 @@ static nokprobe_inline void tkp_record_fast(struct tkp_event *ev,
 	event = ring_buffer_lock_reserve(buffer, ev->hdr_size + body);
 	if (!event)
 		return;
-	ent = ring_buffer_event_data(event);
+	ent = tkp_event_data(event);
 	tracing_generic_entry_update(ent, ev->call.event.type,
 				     tkp_trace_ctx());
 	tkp_fill_hdr(ev, ent, a, b);
 	if (args)
 		memcpy((u8 *)ent + ev->hdr_size, args, body);
+	else if (ev->regs_only)
+		tkp_fetch_regs(ev, regs, (u8 *)ent);
 	else if (body)
 		tkp_fetch_args(ev, regs, (u8 *)ent + ev->hdr_size);
 	trace_buffer_unlock_commit_nostack(buffer, event);
@@ -1837,42 +1872,127 @@ static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
 }
 
 /*
- * tkp_emit() for a kprobe or a fentry return, which hold no recursion
- * bit: the common case, which uses no staging buffer, needs none.  A
- * probe the recording reaches records too, nested, as it would in an
- * interrupt; it cannot recurse further because its own recording holds
- * the bit.  The other cases take it first.
+ * Take ftrace's recursion bit of this context (task, softirq, hardirq,
+ * NMI) for a hit about to be recorded; the caller has preemption off.
+ * Held, it means a recording (ours, or another ftrace callback's) is in
+ * progress in this context, which this hit was reached from: it is
+ * refused, and counted as a miss.  Unlike ftrace_test_recursion_trylock()
+ * this grants no second "transition" bit to a nested call (meant for an
+ * interrupt that comes before preempt_count() says so): for us a nested
+ * call is one our own recording made, a function the ring buffer or a
+ * fetch calls.  Returns the bit, or -1.
  */
-static nokprobe_inline int tkp_emit_unlocked(struct tkp_probe *tp,
-					     struct pt_regs *regs,
-					     unsigned long a, unsigned long b)
+static nokprobe_inline int tkp_recursion_lock(void)
 {
-	struct tkp_event *ev = tp->ev;
-	struct trace_event_file *file = rcu_dereference_sched(ev->fast);
+	struct task_struct *task = current;
+	unsigned int val = READ_ONCE(task->trace_recursion);
+	int bit = TRACE_FTRACE_START + TRACE_CTX_NORMAL;
+
+	/* Task context, the usual one, costs a test and a constant bit. */
+	if (likely(!(preempt_count() &
+		     (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)))) {
+		if (unlikely(val & BIT(bit)))
+			return -1;
+		WRITE_ONCE(task->trace_recursion, val | BIT(bit));
+		barrier();
+		return bit;
+	}
+	bit = TRACE_FTRACE_START + trace_get_context_bit();
+	if (val & BIT(bit))
+		return -1;
+	WRITE_ONCE(task->trace_recursion, val | BIT(bit));
+	barrier();
+	return bit;
+}
+
+static nokprobe_inline void tkp_recursion_unlock(int bit)
+{
+	barrier();
+	current->trace_recursion &= ~BIT(bit);
+}
+
+/*
+ * Is a recording in progress in the context a breakpoint interrupted?
+ * x86 enters a kernel int3 as an NMI, so a kprobe that one of our
+ * recordings reaches (the ring buffer's functions are not traceable,
+ * but kprobes may probe them) runs in a context of its own, one whose
+ * recursion bit is free.  Look one level down instead: the preempt count
+ * less the NMI and hardirq counts nmi_enter() added.  A real NMI that
+ * hits a kprobe while its CPU records is counted as a miss too, as a
+ * kprobe hit inside another's handler always was.
+ */
+static nokprobe_inline bool tkp_recording_below(void)
+{
+	unsigned long pc = preempt_count();
+	unsigned int level = 0;
+
+	if (likely(!(pc & NMI_MASK)))
+		return false;	/* an optimised kprobe: no int3 */
+	pc -= NMI_OFFSET + HARDIRQ_OFFSET;
+	level += !!(pc & NMI_MASK);
+	level += !!(pc & (NMI_MASK | HARDIRQ_MASK));
+	level += !!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
+	return READ_ONCE(current->trace_recursion) &
+	       BIT(TRACE_FTRACE_START + TRACE_CTX_NORMAL - level);
+}
+
+/*
+ * The recursion bit for the handler of kprobe @kp.  A kprobe on a
+ * function's ftrace call site is run from the kprobes core's ftrace
+ * handler, which holds the bit already, for this hit: then the bit is
+ * ours to use but not to release.  That handler grants ftrace's
+ * transition bit to a call nested in a recording: refused here, as
+ * tkp_recursion_lock() refuses it.  Returns the bit, or -1 for a miss.
+ */
+static nokprobe_inline int tkp_kprobe_lock(struct kprobe *kp, bool *release)
+{
+	*release = !kprobe_ftrace(kp);
+	if (*release)
+		return tkp_recursion_lock();
+	if (READ_ONCE(current->trace_recursion) &
+	    BIT(TRACE_FTRACE_START + TRACE_CTX_TRANSITION))
+		return -1;
+	return TRACE_FTRACE_START + trace_get_context_bit();
+}
+
+/*
+ * tkp_emit() for a kprobe or a fentry return, whose callers hold no
+ * recursion bit: take it, or count a miss.
+ */
+static nokprobe_inline int tkp_emit_locked(struct tkp_probe *tp,
+					   struct pt_regs *regs,
+					   unsigned long a, unsigned long b)
+{
 	int bit, ret;
 
-	if (likely(file && !tkp_file_slow(file))) {
-		raw_cpu_inc(tp->stat->hit);
-		tkp_record_fast(ev, file, regs, a, b, NULL,
-				ev->rec_size - ev->hdr_size);
-		return 0;
-	}
-	bit = ftrace_test_recursion_trylock(a, b);
-	if (bit < 0) {
+	bit = tkp_recursion_lock();
+	if (unlikely(bit < 0)) {
 		raw_cpu_inc(tp->stat->miss);
 		return 0;
 	}
-	raw_cpu_inc(tp->stat->hit);
-	ret = tkp_emit_general(tp, regs, a, b, bit - TRACE_FTRACE_START);
-	ftrace_test_recursion_unlock(bit);
+	ret = tkp_emit(tp, regs, a, b, bit - TRACE_FTRACE_START);
+	tkp_recursion_unlock(bit);
 	return ret;
 }
 
 static int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct tkp_probe *tp = container_of(kp, struct tkp_kp, rp.kp)->tp;
+	bool release;
+	int bit, ret;
 
-	if (!tkp_emit_unlocked(tp, regs, (unsigned long)kp->addr, 0))
+	bit = tkp_kprobe_lock(kp, &release);
+	if (unlikely(bit < 0 || tkp_recording_below())) {
+		if (bit >= 0 && release)
+			tkp_recursion_unlock(bit);
+		raw_cpu_inc(tp->stat->miss);
+		return 0;
+	}
+	ret = tkp_emit(tp, regs, (unsigned long)kp->addr, 0,
+		       bit - TRACE_FTRACE_START);
+	if (release)
+		tkp_recursion_unlock(bit);
+	if (!ret)
 		return 0;
 	/* BPF redirected execution: resume there, do not single-step. */
 	reset_current_kprobe();
@@ -1885,14 +2005,30 @@ static int tkp_return_entry(struct kretprobe_instance *ri,
 			    struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
-	struct tkp_event *ev;
+	struct tkp_probe *tp;
+	bool release;
+	int bit;
 
 	*(u64 *)ri->data = trace_clock_local();
 	if (!rp)
 		return 0;
-	ev = container_of(rp, struct tkp_kp, rp)->tp->ev;
-	if (ev->entry_size)
-		tkp_entry_capture(ev, regs, ri->data + sizeof(u64));
+	tp = container_of(rp, struct tkp_kp, rp)->tp;
+	/* The return of a call our recording made is not to be recorded. */
+	if (unlikely(tkp_recording_below())) {
+		raw_cpu_inc(tp->stat->miss);
+		return 1;
+	}
+	if (!tp->ev->entry_size)
+		return 0;
+	/* Fetching may reach probes, as recording does; no return hook. */
+	bit = tkp_kprobe_lock(&rp->kp, &release);
+	if (bit < 0) {
+		raw_cpu_inc(tp->stat->miss);
+		return 1;
+	}
+	tkp_entry_capture(tp->ev, regs, ri->data + sizeof(u64));
+	if (release)
+		tkp_recursion_unlock(bit);
 	return 0;
 }
 NOKPROBE_SYMBOL(tkp_return_entry);
@@ -1910,14 +2046,14 @@ static int tkp_return_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
 		outer_data = __this_cpu_read(tkp_entry_data);
 		__this_cpu_write(tkp_entry_ns, *(u64 *)ri->data);
 		__this_cpu_write(tkp_entry_data, ri->data + sizeof(u64));
-		tkp_emit_unlocked(container_of(rp, struct tkp_kp, rp)->tp,
+		tkp_emit_locked(container_of(rp, struct tkp_kp, rp)->tp,
 				  regs, (unsigned long)rp->kp.addr,
 				  get_kretprobe_retaddr(ri));
 		__this_cpu_write(tkp_entry_ns, outer);
 		__this_cpu_write(tkp_entry_data, outer_data);
 		return 0;
 	}
-	tkp_emit_unlocked(container_of(rp, struct tkp_kp, rp)->tp, regs,
+	tkp_emit_locked(container_of(rp, struct tkp_kp, rp)->tp, regs,
 			  (unsigned long)rp->kp.addr, get_kretprobe_retaddr(ri));
 	return 0;
 }
@@ -1939,20 +2075,6 @@ static nokprobe_inline struct tkp_site *tkp_site_find(unsigned long ip)
 			return site;
 	return NULL;
 }
-
-/*
- * ftrace refused a nested call (the recording reached this function):
- * charge a miss to every entry probe there.
- */
-static noinline void tkp_fentry_missed(struct tkp_site *site)
-{
-	struct tkp_hook *hk;
-
-	list_for_each_entry_rcu(hk, &site->probes, site_link)
-		if (!hk->tp->ev->is_return)
-			raw_cpu_inc(hk->tp->stat->miss);
-}
-NOKPROBE_SYMBOL(tkp_fentry_missed);
 
 /* How many instances out make the pool grow. */
 static nokprobe_inline unsigned int tkp_pool_threshold(struct tkp_pool *pool)
@@ -2056,6 +2178,9 @@ static nokprobe_inline bool tkp_needs_full(const struct tkp_probe *tp)
  * a site moves from one ops to the other both call here for a moment;
  * the one the site is not served by yet, or any more, stands aside.
  */
+/* tkp_fentry_common()'s recursion bit before it first needs one. */
+#define TKP_BIT_UNTRIED	(-2)
+
 static nokprobe_inline void tkp_fentry_common(unsigned long ip,
 					      unsigned long parent_ip,
 					      struct pt_regs *regs, bool full)
@@ -2064,11 +2189,13 @@ static nokprobe_inline void tkp_fentry_common(unsigned long ip,
 	struct tkp_probe *tp;
 	struct tkp_hook *hk;
 	unsigned long saved;
-	int bit = -1;
+	int bit = TKP_BIT_UNTRIED;
 
 	/*
 	 * Hooking a return records nothing and calls nothing traced: only
-	 * an entry probe needs the recursion bit, taken when first needed.
+	 * an entry probe, or a return probe that takes arguments at the
+	 * entry, needs the recursion bit, taken when first needed.  A
+	 * return hooked from inside a recording is refused when it comes.
 	 */
 	preempt_disable_notrace();
 	site = tkp_site_find(ip);
@@ -2084,18 +2211,21 @@ static nokprobe_inline void tkp_fentry_common(unsigned long ip,
 	}
 	list_for_each_entry_rcu(hk, &site->probes, site_link) {
 		tp = hk->tp;
-		if (tp->ev->is_return) {
+		if (tp->ev->is_return && likely(!tp->ev->entry_size)) {
 			tkp_pool_hook(tp, regs, ip);
 			continue;
 		}
 		if (!full && unlikely(tkp_needs_full(tp)))
 			continue;	/* until its site moves to all regs */
-		if (bit < 0) {
-			bit = ftrace_test_recursion_trylock(ip, parent_ip);
-			if (bit < 0) {
-				tkp_fentry_missed(site);
-				break;
-			}
+		if (bit == TKP_BIT_UNTRIED)
+			bit = tkp_recursion_lock();
+		if (unlikely(bit < 0)) {
+			raw_cpu_inc(tp->stat->miss);
+			continue;
+		}
+		if (tp->ev->is_return) {
+			tkp_pool_hook(tp, regs, ip);
+			continue;
 		}
 		if (tkp_emit(tp, regs, ip, 0, bit - TRACE_FTRACE_START)) {
 			saved = instruction_pointer(regs);	/* BPF's */
@@ -2105,7 +2235,7 @@ static nokprobe_inline void tkp_fentry_common(unsigned long ip,
 	if (full)
 		instruction_pointer_set(regs, saved);
 	if (bit >= 0)
-		ftrace_test_recursion_unlock(bit);
+		tkp_recursion_unlock(bit);
 out:
 	preempt_enable_notrace();
 }
@@ -2151,7 +2281,7 @@ static void tkp_fentry_ret(struct rethook_node *node, void *data,
 		__this_cpu_write(tkp_entry_ns, rn->entry_ns);
 		__this_cpu_write(tkp_entry_data, rn->data);
 	}
-	tkp_emit_unlocked(pool->tp, regs, rn->func, node->ret_addr);
+	tkp_emit_locked(pool->tp, regs, rn->func, node->ret_addr);
 	if (unlikely(ctx)) {
 		__this_cpu_write(tkp_entry_ns, outer);
 		__this_cpu_write(tkp_entry_data, outer_data);
@@ -2979,17 +3109,27 @@ static void tkp_free_event(struct tkp_event *ev)
 	kfree(ev);
 }
 
-/* "p_vfs_read_0", "r_0xffffffff81234560": what the kernel documents. */
+/*
+ * "p_vfs_read_0", or for an address "p_0x" and the address hashed as %p
+ * hashes it: every reader of the event's name (trace, kprobe_profile,
+ * the events directory) sees it, and kptr_restrict may forbid them the
+ * address.  Before the hash key is ready (early boot), the symbol and
+ * offset of the address stand in for it.
+ */
 static char *tkp_auto_name(const struct tkp_spec *spec)
 {
 	char kind = spec->is_return ? 'r' : 'p';
+	unsigned long hash;
 	char *name, *c;
 
 	if (spec->symbol[0])
 		name = kasprintf(GFP_KERNEL, "%c_%s_%ld", kind, spec->symbol,
 				 spec->offset);
+	else if (!ptr_to_hashval((void *)spec->addr, &hash))
+		name = kasprintf(GFP_KERNEL, "%c_0x%016lx", kind, hash);
 	else
-		name = kasprintf(GFP_KERNEL, "%c_0x%lx", kind, spec->addr);
+		name = kasprintf(GFP_KERNEL, "%c_%pS", kind,
+				 (void *)spec->addr);
 	if (!name)
 		return NULL;
 	/* "foo.isra.0" and negative offsets must still make a valid name. */
@@ -3140,7 +3280,9 @@ static struct tkp_event *tkp_alloc_event(struct tkp_spec *spec)
 					 sizeof(struct tkp_entry_rec);
 	ev->rec_size = spec->rec_size;
 	ev->fault_off = spec->fault_off;
+	ev->regs_only = ev->nargs > 0;
 	for (i = 0; i < ev->nargs; i++) {
+		ev->regs_only &= ev->args[i].reg_off != TKP_NO_REG;
 		ev->dyn |= ev->args[i].kind == TKP_K_STRING;
 		ev->full_regs |= !tkp_arg_partial_ok(&ev->args[i]);
 		ev->duration |= ev->args[i].src == TKP_SRC_DURATION;
