@@ -106,7 +106,7 @@ set +e
 monitor=none
 [ -n "${KPE_QEMU_MONITOR:-}" ] && monitor=unix:$KPE_QEMU_MONITOR,server,nowait
 timeout -k 10 "$timeout" "${qemu[@]}" -display none -serial stdio -monitor "$monitor" \
-	</dev/null 2>&1 | tr -d '\r' | tee "$log" | {
+	</dev/null 2>&1 | stdbuf -oL tr -d '\r' | tee "$log" | {
 	if [ -n "${KPE_QUIET:-}" ]; then grep --line-buffered -E '^(TAP|ok|not ok|#|kpe:|kpe-kmemleak:|1\.\.)'; else cat; fi
 }
 qrc=${PIPESTATUS[0]}

@@ -33,10 +33,13 @@ fi
 # run_one TEST: run it in a session of its own, so that on a timeout the
 # whole session (the test and anything it started) is killed, not just the
 # shell; prints the exit status (124 on a timeout).
+# A test may ask for more time than TIMEOUT with a "# timeout: N" line.
 run_one() {
+	_to=$(sed -n 's/^# timeout: \([0-9][0-9]*\)$/\1/p' "$1" | head -n 1)
+	[ -n "$_to" ] && [ "$_to" -gt "$TIMEOUT" ] || _to=$TIMEOUT
 	setsid sh "./$1" > "$OUTF" 2>&1 &
 	_pid=$!
-	_left=$((TIMEOUT * 10))
+	_left=$((_to * 10))
 	while kill -0 "$_pid" 2>/dev/null; do
 		if [ $_left -le 0 ]; then
 			kill -KILL -- "-$_pid" 2>/dev/null

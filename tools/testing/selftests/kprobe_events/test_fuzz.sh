@@ -2,23 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: fuzz kprobe_events and dynamic_events; a refused write changes nothing
 #
-# KPE_FUZZ_LINES lines (default 20000; make check-debug: 100000) from
+# KPE_FUZZ_LINES lines (default 100000; make check-debug: 10000) from
 # kpe_fuzz's grammar and mutations, seeded by KPE_FUZZ_SEED (default: the
 # clock; the seed is printed).  Repeat a run exactly with
 #   make check TESTS=test_fuzz.sh KPE_FUZZ_SEED=N KPE_FUZZ_LINES=N
+# timeout: 900
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
 FUZZ=$DIR/kpe_fuzz
 [ -x "$FUZZ" ] || fail "$FUZZ missing (build with make)"
-lines=${KPE_FUZZ_LINES:-20000}
+lines=${KPE_FUZZ_LINES:-100000}
 seed=${KPE_FUZZ_SEED:-$(( $(date +%s) % 1000000 ))}
 
 # The module the MOD:SYM lines name stays out: waiting probes are fuzzed.
 rmmod trace-printk 2>/dev/null
 
 out=/tmp/kpe_fuzz.$$
-# Shown as it goes (progress every 10000 lines); its status is in $out.rc.
+# Its output (progress every 10000 lines) is kept in $out, its status in $out.rc.
 { "$FUZZ" -n "$lines" -s "$seed" -t "$T" 2>&1; echo $? > "$out.rc"; } |
 	cut -c 1-600 | tee "$out" | sed 's/^/# /'
 rc=$(cat "$out.rc" 2>/dev/null)
