@@ -1975,8 +1975,12 @@ NOKPROBE_SYMBOL(tkp_record_slow);
 static nokprobe_inline unsigned int tkp_trace_ctx(void)
 {
 #if defined(CONFIG_TRACE_IRQFLAGS_SUPPORT) && defined(CONFIG_X86)
-	unsigned int pc = preempt_count(), fl = 0, depth, migr = 0;
-	unsigned long tif = READ_ONCE(current_thread_info()->flags);
+	/*
+	 * x86 keeps PREEMPT_NEED_RESCHED, inverted, in the word of the
+	 * preempt count: one read gives both.
+	 */
+	unsigned int raw = raw_cpu_read_4(__preempt_count);
+	unsigned int pc = raw & ~PREEMPT_NEED_RESCHED, fl = 0, migr = 0;
 
 	if (irqs_disabled())
 		fl |= TRACE_FLAG_IRQS_OFF;
@@ -1990,20 +1994,16 @@ static nokprobe_inline unsigned int tkp_trace_ctx(void)
 		if (softirq_count() >> (SOFTIRQ_SHIFT + 1))
 			fl |= TRACE_FLAG_BH_OFF;
 	}
-	if (tif & _TIF_NEED_RESCHED)
+	if (READ_ONCE(current_thread_info()->flags) & _TIF_NEED_RESCHED)
 		fl |= TRACE_FLAG_NEED_RESCHED;
-	if (test_preempt_need_resched())
+	if (!(raw & PREEMPT_NEED_RESCHED))
 		fl |= TRACE_FLAG_PREEMPT_RESCHED;
-	depth = pc & 0xff;
-	if (depth > 0xf)
-		depth = 0xf;
 #ifdef CONFIG_SMP
-	migr = current->migration_disabled;
-	if (migr > 0xf)
-		migr = 0xf;
+	migr = min_t(unsigned int, current->migration_disabled, 0xf);
 #endif
 	/* Less our own caller's preempt_disable(), as the core does. */
-	return (fl << 16 | migr << 4 | depth) - IS_ENABLED(CONFIG_PREEMPTION);
+	return (fl << 16 | migr << 4 | min_t(unsigned int, pc & 0xff, 0xf)) -
+	       IS_ENABLED(CONFIG_PREEMPTION);
 #else
 	return tracing_gen_ctx_dec();
 #endif
