@@ -1761,9 +1761,13 @@ static nokprobe_inline unsigned int tkp_from_entry(const struct tkp_event *ev,
 	return 0;
 }
 
-/* At a return probe's entry: take the arguments that are taken there. */
-static nokprobe_inline void tkp_entry_capture(const struct tkp_event *ev,
-					      struct pt_regs *regs, u8 *data)
+/*
+ * At a return probe's entry: take the arguments that are taken there.
+ * Out of line: only return probes with $argN come here, and in line it
+ * would weigh on the entry path of every fentry place.
+ */
+static noinline void tkp_entry_capture(const struct tkp_event *ev,
+				       struct pt_regs *regs, u8 *data)
 {
 	const struct tkp_arg *a;
 	int i, len;
@@ -1783,6 +1787,7 @@ static nokprobe_inline void tkp_entry_capture(const struct tkp_event *ev,
 		}
 	}
 }
+NOKPROBE_SYMBOL(tkp_entry_capture);
 
 /*
  * Fetch every argument into the scratch buffer, laid out as the record
@@ -2457,27 +2462,37 @@ NOKPROBE_SYMBOL(tkp_fentry_hit_args);
 #define TKP_HAVE_ARGS_OPS	0
 #endif
 
+/*
+ * tkp_fentry_ret() for a return that uses what its entry took ($duration,
+ * $argN): that is made visible to the fetch while it records.  Apart,
+ * so that the usual return keeps nothing across its recording.
+ */
+static noinline void tkp_fentry_ret_ctx(struct tkp_pool *pool,
+					struct tkp_rnode *rn,
+					struct pt_regs *regs)
+{
+	u64 outer = __this_cpu_read(tkp_entry_ns);
+	const u8 *outer_data = __this_cpu_read(tkp_entry_data);
+
+	__this_cpu_write(tkp_entry_ns, rn->entry_ns);
+	__this_cpu_write(tkp_entry_data, rn->data);
+	tkp_emit_unlocked(pool->tp, regs, rn->func, rn->node.ret_addr);
+	__this_cpu_write(tkp_entry_ns, outer);
+	__this_cpu_write(tkp_entry_data, outer_data);
+}
+NOKPROBE_SYMBOL(tkp_fentry_ret_ctx);
+
 static void tkp_fentry_ret(struct rethook_node *node, void *data,
 			   struct pt_regs *regs)
 {
 	struct tkp_rnode *rn = container_of(node, struct tkp_rnode, node);
 	struct tkp_pool *pool = data;
-	bool ctx = pool->ctx;
-	const u8 *outer_data = NULL;
-	u64 outer = 0;
 
 	atomic_dec(&pool->busy);
-	if (unlikely(ctx)) {
-		outer = __this_cpu_read(tkp_entry_ns);
-		outer_data = __this_cpu_read(tkp_entry_data);
-		__this_cpu_write(tkp_entry_ns, rn->entry_ns);
-		__this_cpu_write(tkp_entry_data, rn->data);
-	}
-	tkp_emit_unlocked(pool->tp, regs, rn->func, node->ret_addr);
-	if (unlikely(ctx)) {
-		__this_cpu_write(tkp_entry_ns, outer);
-		__this_cpu_write(tkp_entry_data, outer_data);
-	}
+	if (unlikely(pool->ctx))
+		tkp_fentry_ret_ctx(pool, rn, regs);
+	else
+		tkp_emit_unlocked(pool->tp, regs, rn->func, node->ret_addr);
 }
 NOKPROBE_SYMBOL(tkp_fentry_ret);
 
