@@ -56,6 +56,11 @@
 #include <linux/workqueue.h>
 
 #include <asm/setup.h>
+#include <asm/tlb.h>
+#include <asm/unaligned.h>
+#ifdef CONFIG_X86_64
+#include <asm/vsyscall.h>
+#endif
 #include <asm/word-at-a-time.h>
 
 #include "trace.h"
@@ -224,6 +229,18 @@ enum tkp_kind {
 };
 
 /*
+ * What the hit path does for an argument, decided once at definition so
+ * that each hit takes one branch instead of a chain of tests.
+ */
+enum tkp_op {
+	TKP_OP_REG,		/* a register as is: reg_off */
+	TKP_OP_VALUE,		/* scalar, array or bitfield */
+	TKP_OP_MSTR,		/* string in memory, through dereferences */
+	TKP_OP_STR,		/* $comm, or an immediate string */
+	TKP_OP_ENTRY,		/* taken at entry by a return probe */
+};
+
+/*
  * One fetch argument: a source, a chain of dereferences, a type.
  * "+8(+0(%di)):u32" is source %di, then dereferences at offsets 0 and 8;
  * the last dereference gives the address the value (or string) is read
@@ -244,7 +261,10 @@ struct tkp_arg {
 	u16		user;		/* bit i: dereference i is of user memory */
 	u16		count;		/* array elements; 0 for a scalar */
 	u16		offset;		/* of the field in the record */
+	u8		op;		/* enum tkp_op: how the hit fetches it */
+	bool		last_user;	/* last dereference is of user memory */
 	u16		reg_off;	/* plain register: its pt_regs offset */
+	u16		src_off;	/* source is a register: its offset */
 	u8		at_entry;	/* $argN in a return probe: see below */
 	u16		entry_off;	/* where in the entry data */
 	unsigned long	param;
@@ -346,16 +366,16 @@ struct tkp_pool {
 struct tkp_event {
 	struct list_head		probes;	/* struct tkp_probe.sibling */
 	struct tkp_files __rcu		*files;
-	/* The one file, when that and a fixed-size record is all; or NULL. */
+	/* The one file, when that is all (no perf); or NULL. */
 	struct trace_event_file __rcu	*fast;
 	bool				is_return;
 	bool				perf_on;	/* perf or BPF attached */
 	bool				local;		/* perf's own, not listed */
 	bool				used;		/* ever had a user */
 	bool				dyn;		/* has string fields */
+	bool				one_str;	/* one arg, a string */
 	bool				full_regs;	/* args need every register */
 	bool				duration;	/* has $duration */
-	bool				regs_only;	/* args: registers, no more */
 	unsigned int			entry_size;	/* args taken at entry */
 	unsigned long			quiet_gp;	/* RCU cookie: users gone */
 	unsigned int			hdr_size;	/* entry + probe fields */
@@ -1034,11 +1054,11 @@ static void tkp_set_ftype(struct tkp_arg *a)
 #define TKP_NO_REG	0xffff
 
 /*
- * Where in struct pt_regs a plain register argument is, so that the hit
- * path copies it without interpreting the argument; TKP_NO_REG if the
- * argument needs more than that.
+ * Where in struct pt_regs the source of an argument is, if it is one
+ * register, so that the hit path reads it without a switch on the kind
+ * of source; TKP_NO_REG otherwise.
  */
-static u16 tkp_reg_off(const struct tkp_arg *a)
+static u16 tkp_src_off(const struct tkp_arg *a)
 {
 #ifdef CONFIG_X86_64
 	static const u16 arg_off[] = {
@@ -1047,17 +1067,28 @@ static u16 tkp_reg_off(const struct tkp_arg *a)
 		offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
 	};
 
-	if (a->ndrf || a->count || a->kind == TKP_K_BITFIELD ||
-	    a->kind == TKP_K_STRING || a->at_entry)
-		return TKP_NO_REG;
 	if (a->src == TKP_SRC_REG)
 		return a->param;
 	if (a->src == TKP_SRC_RETVAL)
 		return offsetof(struct pt_regs, ax);
+	if (a->src == TKP_SRC_STACKP)
+		return offsetof(struct pt_regs, sp);
 	if (a->src == TKP_SRC_ARG && a->param < ARRAY_SIZE(arg_off))
 		return arg_off[a->param];
 #endif
 	return TKP_NO_REG;
+}
+
+/*
+ * Likewise for a plain register argument, copied into its field without
+ * interpreting the argument; TKP_NO_REG if it needs more than that.
+ */
+static u16 tkp_reg_off(const struct tkp_arg *a)
+{
+	if (a->ndrf || a->count || a->kind == TKP_K_BITFIELD ||
+	    a->kind == TKP_K_STRING || a->at_entry)
+		return TKP_NO_REG;
+	return tkp_src_off(a);
 }
 
 /*
@@ -1091,6 +1122,19 @@ static bool tkp_arg_partial_ok(const struct tkp_arg *a)
 #endif
 }
 
+static u8 tkp_op(const struct tkp_arg *a)
+{
+	if (a->at_entry)
+		return TKP_OP_ENTRY;
+	if (a->reg_off != TKP_NO_REG)
+		return TKP_OP_REG;
+	if (a->kind != TKP_K_STRING)
+		return TKP_OP_VALUE;
+	if (a->src == TKP_SRC_COMM || a->src == TKP_SRC_IMMSTR)
+		return TKP_OP_STR;
+	return TKP_OP_MSTR;
+}
+
 static bool tkp_layout(struct tkp_arg *args, int nargs, unsigned int hdr,
 		       unsigned int *fixed_end, int *fault_off)
 {
@@ -1109,6 +1153,10 @@ static bool tkp_layout(struct tkp_arg *args, int nargs, unsigned int hdr,
 	for (i = 0; i < nargs; i++) {
 		tkp_set_ftype(&args[i]);
 		args[i].reg_off = tkp_reg_off(&args[i]);
+		args[i].src_off = tkp_src_off(&args[i]);
+		args[i].op = tkp_op(&args[i]);
+		args[i].last_user = args[i].ndrf &&
+				    (args[i].user & BIT(args[i].ndrf - 1));
 		if (args[i].kind == TKP_K_STRING) {
 			size = sizeof(u32);
 			align = size;
@@ -1303,6 +1351,28 @@ static nokprobe_inline bool tkp_is_user(unsigned long addr, bool user)
 		addr < TASK_SIZE_MAX);
 }
 
+#ifdef CONFIG_X86_64
+/*
+ * The lowest canonical kernel address (set at init; until then nothing
+ * is allowed): above TASK_SIZE_MAX and its guard page, canonical means
+ * at or above this.
+ */
+static unsigned long tkp_kaddr_min __ro_after_init = ULONG_MAX;
+#endif
+
+/*
+ * copy_from_kernel_nofault_allowed(), in line where it is simple enough
+ * (x86-64): every dereference of a kernel address asks it.
+ */
+static nokprobe_inline bool tkp_kaddr_ok(unsigned long addr, size_t size)
+{
+#ifdef CONFIG_X86_64
+	return addr >= tkp_kaddr_min && !is_vsyscall_vaddr(addr);
+#else
+	return copy_from_kernel_nofault_allowed((void *)addr, size);
+#endif
+}
+
 /*
  * copy_from_kernel_nofault() of one word, in line: a dereference in a
  * fetch argument is mostly that.
@@ -1310,7 +1380,7 @@ static nokprobe_inline bool tkp_is_user(unsigned long addr, bool user)
 static nokprobe_inline bool tkp_kload_word(unsigned long *dst,
 					   unsigned long addr)
 {
-	if (!copy_from_kernel_nofault_allowed((void *)addr, sizeof(*dst)))
+	if (!tkp_kaddr_ok(addr, sizeof(*dst)))
 		return false;
 	/* pagefault_disable(), which the compiler may not inline. */
 	pagefault_disabled_inc();
@@ -1339,8 +1409,8 @@ static nokprobe_inline bool tkp_load(void *dst, unsigned long addr,
 /*
  * strncpy_from_kernel_nofault() a word at a time once @src is aligned:
  * an aligned word never straddles a page, so reading the bytes after the
- * NUL in its word is safe.  Returns the length with the NUL (@room if
- * cut short, which ends with a NUL too), or an error.
+ * NUL in its word is safe.  @room is positive.  Returns the length with
+ * the NUL (@room if cut short, which ends with a NUL too), 0 on a fault.
  */
 static nokprobe_inline long tkp_kstrncpy(char *dst, unsigned long src,
 					 long room)
@@ -1350,10 +1420,8 @@ static nokprobe_inline long tkp_kstrncpy(char *dst, unsigned long src,
 	unsigned long w, bits;
 	long n = 0;
 
-	if (room <= 0)
+	if (!tkp_kaddr_ok(src, room))
 		return 0;
-	if (!copy_from_kernel_nofault_allowed((void *)src, room))
-		return -ERANGE;
 	pagefault_disabled_inc();
 	barrier();
 	for (; n < room && ((src + n) & (sizeof(w) - 1)); n++) {
@@ -1386,15 +1454,102 @@ fault:
 	barrier();
 	pagefault_disabled_dec();
 	dst[0] = '\0';
-	return -EFAULT;
+	return 0;
 #else
-	return strncpy_from_kernel_nofault(dst, (void *)src, room);
+	return max(strncpy_from_kernel_nofault(dst, (void *)src, room), 0L);
+#endif
+}
+
+/*
+ * user_read_access_begin(), less what the caller has checked already on
+ * x86: that the range is below TASK_SIZE_MAX, all access_ok() asks there.
+ */
+static __always_inline bool tkp_uaccess_begin(const char __user *u, long len)
+{
+#ifdef CONFIG_X86
+	__uaccess_begin_nospec();
+	return true;
+#else
+	return user_read_access_begin(u, len);
+#endif
+}
+
+/*
+ * strncpy_from_user_nofault() in line, with the contract of
+ * tkp_kstrncpy().  A word at a time, aligned or not (x86 does not mind);
+ * a word that faults may straddle into a page past the string's end, so
+ * it is read again a byte at a time.  The string may not run past the
+ * end of user space.
+ */
+static nokprobe_inline long tkp_ustrncpy(char *dst, unsigned long src,
+					 long room)
+{
+#ifdef CONFIG_X86_64
+	const char __user *u;
+	unsigned long w, bits;
+	long n = 0, lim;
+
+	src = untagged_addr(src);
+	if (src >= TASK_SIZE_MAX)
+		return 0;
+	/* In an NMI the current mm may not be the one loaded. */
+	if (in_nmi() && !nmi_uaccess_okay())
+		return 0;
+	lim = min_t(unsigned long, room, TASK_SIZE_MAX - src);
+	u = (const char __user *)src;
+	/* Before access_ok(), whose debug check wants it in interrupts. */
+	pagefault_disabled_inc();
+	barrier();
+	if (!tkp_uaccess_begin(u, lim))
+		goto out;
+	for (; n <= lim - (long)sizeof(w); n += sizeof(w)) {
+		unsafe_get_user(w, (const unsigned long __user *)(u + n),
+				bytes);
+		put_unaligned(w, (unsigned long *)(dst + n));
+		/*
+		 * Open-coded has_zero(): no calls while user access is
+		 * open.  The lowest high bit it sets marks the first NUL.
+		 */
+		bits = (w - REPEAT_BYTE(0x01)) & ~w & REPEAT_BYTE(0x80);
+		if (bits) {
+			n += __ffs(bits) / BITS_PER_BYTE;
+			goto done;
+		}
+	}
+bytes:
+	for (; n < lim; n++) {
+		unsafe_get_user(dst[n], u + n, fault);
+		if (!dst[n])
+			goto done;
+	}
+	/* Cut short at @room; at the end of user space, a fault. */
+	if (lim < room)
+		goto fault;
+	n = room - 1;
+done:
+	user_read_access_end();
+	barrier();
+	pagefault_disabled_dec();
+	dst[n] = '\0';
+	return n + 1;
+fault:
+	user_read_access_end();
+out:
+	barrier();
+	pagefault_disabled_dec();
+	dst[0] = '\0';
+	return 0;
+#else
+	return max(strncpy_from_user_nofault(dst, (const void __user *)src,
+					     room), 0L);
 #endif
 }
 
 static nokprobe_inline unsigned long tkp_source(const struct tkp_arg *a,
 						struct pt_regs *regs)
 {
+	if (a->src_off != TKP_NO_REG)
+		return *(unsigned long *)((u8 *)regs + a->src_off);
 	switch (a->src) {
 	case TKP_SRC_REG:
 		return regs_get_register(regs, a->param);
@@ -1422,13 +1577,29 @@ static nokprobe_inline bool tkp_walk(const struct tkp_arg *a,
 				     struct pt_regs *regs, unsigned long *val)
 {
 	unsigned long v = tkp_source(a, regs);
-	int i;
+	const long *d = a->drf, *last;
+	unsigned int user = a->user;
 
-	for (i = 0; i + 1 < a->ndrf; i++)
-		if (!tkp_load(&v, v + a->drf[i], sizeof(v), a->user & BIT(i)))
-			return false;
-	if (a->ndrf)
-		v += a->drf[a->ndrf - 1];
+	/* Rotated so that one dereference costs no loop. */
+	if (a->ndrf) {
+		last = d + a->ndrf - 1;
+		for (v += *d; d < last; v += *++d, user >>= 1) {
+			if (tkp_is_user(v, user & 1)) {
+				/*
+				 * Not into v, nor a variable of the whole
+				 * function: either would live in memory.
+				 */
+				unsigned long p;
+
+				if (copy_from_user_nofault(&p, (void __user *)v,
+							   sizeof(p)))
+					return false;
+				v = p;
+			} else if (!tkp_kload_word(&v, v)) {
+				return false;
+			}
+		}
+	}
 	*val = v;
 	return true;
 }
@@ -1456,6 +1627,45 @@ static nokprobe_inline u64 tkp_get(const void *src, unsigned int size)
 	return *(const u8 *)src;
 }
 
+/*
+ * memcpy() for the staged arguments of one record: a few dozen bytes
+ * mostly, where the string instruction the kernel's memcpy() uses costs
+ * one step per byte.  @dst, in the ring buffer, is only 4-byte aligned.
+ */
+static __always_inline void tkp_copy(u8 *dst, const u8 *src, unsigned int n)
+{
+	if (n >= sizeof(u64)) {
+		unsigned long s = (unsigned long)src, d = (unsigned long)dst;
+		unsigned long last = s + n - sizeof(u64);
+
+		/*
+		 * Whole words, then the one ending at @n (they may overlap);
+		 * one index for both sides.
+		 */
+		d -= s;
+		do {
+			put_unaligned(get_unaligned((const u64 *)s),
+				      (u64 *)(s + d));
+			s += sizeof(u64);
+		} while (s < last);
+		put_unaligned(get_unaligned((const u64 *)last),
+			      (u64 *)(last + d));
+		return;
+	}
+	if (n & sizeof(u32)) {
+		put_unaligned(get_unaligned((const u32 *)src), (u32 *)dst);
+		dst += sizeof(u32);
+		src += sizeof(u32);
+	}
+	if (n & sizeof(u16)) {
+		put_unaligned(get_unaligned((const u16 *)src), (u16 *)dst);
+		dst += sizeof(u16);
+		src += sizeof(u16);
+	}
+	if (n & 1)
+		*dst = *src;
+}
+
 /* A scalar or array argument into its field; false on a fault. */
 static nokprobe_inline bool tkp_fetch_value(const struct tkp_arg *a,
 					    struct pt_regs *regs, u8 *dst)
@@ -1467,7 +1677,7 @@ static nokprobe_inline bool tkp_fetch_value(const struct tkp_arg *a,
 		goto fault;
 	if (!a->ndrf)
 		tkp_put(dst, v, a->size);
-	else if (!tkp_load(dst, v, a->size * n, a->user & BIT(a->ndrf - 1)))
+	else if (!tkp_load(dst, v, a->size * n, a->last_user))
 		goto fault;
 	if (a->kind == TKP_K_BITFIELD)
 		tkp_put(dst, (tkp_get(dst, a->size) << a->bf_lshift) >>
@@ -1478,28 +1688,44 @@ fault:
 	return false;
 }
 
-/* A string into @dst (at most @room bytes); its length with the NUL. */
-static nokprobe_inline int tkp_fetch_string(const struct tkp_arg *a,
-					    struct pt_regs *regs, char *dst,
-					    int room)
+/*
+ * A string in memory (TKP_OP_MSTR) into @dst, at most @room bytes; its
+ * length with the NUL, 0 on a fault.
+ */
+static nokprobe_inline int tkp_fetch_mstr(const struct tkp_arg *a,
+					  struct pt_regs *regs, char *dst,
+					  int room)
 {
 	unsigned long addr;
+
+	if (!tkp_walk(a, regs, &addr))
+		return 0;
+	if (tkp_is_user(addr, a->last_user))
+		return tkp_ustrncpy(dst, addr, room);
+	return tkp_kstrncpy(dst, addr, room);
+}
+
+/* $comm or an immediate string (TKP_OP_STR), likewise. */
+static nokprobe_inline int tkp_fetch_cstr(const struct tkp_arg *a, char *dst,
+					  int room)
+{
 	long len;
 
 	if (room <= 0)
 		return 0;
-	if (a->src == TKP_SRC_COMM || a->src == TKP_SRC_IMMSTR) {
-		len = strscpy(dst, a->src == TKP_SRC_COMM ? current->comm :
-				   a->imm, room);
-		return len < 0 ? room : len + 1;
-	}
-	if (!tkp_walk(a, regs, &addr))
-		return 0;
-	if (tkp_is_user(addr, a->user & BIT(a->ndrf - 1)))
-		len = strncpy_from_user_nofault(dst, (void __user *)addr, room);
-	else
-		len = tkp_kstrncpy(dst, addr, room);
-	return len > 0 ? len : 0;
+	len = strscpy(dst, a->src == TKP_SRC_COMM ? current->comm : a->imm,
+		      room);
+	return len < 0 ? room : len + 1;
+}
+
+/* Any string argument into @dst, likewise. */
+static nokprobe_inline int tkp_fetch_string(const struct tkp_arg *a,
+					    struct pt_regs *regs, char *dst,
+					    int room)
+{
+	if (a->src == TKP_SRC_COMM || a->src == TKP_SRC_IMMSTR)
+		return tkp_fetch_cstr(a, dst, room);
+	return room > 0 ? tkp_fetch_mstr(a, regs, dst, room) : 0;
 }
 
 /*
@@ -1535,7 +1761,11 @@ static nokprobe_inline unsigned int tkp_from_entry(const struct tkp_event *ev,
 	return 0;
 }
 
-/* At a return probe's entry: take the arguments that are taken there. */
+/*
+ * At a return probe's entry: take the arguments that are taken there.
+ * Out of line: only return probes with $argN come here, and in line it
+ * would weigh on the entry path of every fentry place.
+ */
 static noinline void tkp_entry_capture(const struct tkp_event *ev,
 				       struct pt_regs *regs, u8 *data)
 {
@@ -1563,54 +1793,73 @@ NOKPROBE_SYMBOL(tkp_entry_capture);
  * Fetch every argument into the scratch buffer, laid out as the record
  * from the end of its header on.  Returns the number of bytes used.
  */
-static noinline unsigned int tkp_fetch_args(const struct tkp_event *ev,
-					    struct pt_regs *regs, u8 *buf)
+static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_event *ev,
+						   struct pt_regs *regs,
+						   u8 *buf)
 {
-	unsigned int hdr = ev->hdr_size, dyn = ev->rec_size - hdr;
+	const struct tkp_arg *a = ev->args, *end = a + ev->nargs;
+	unsigned int hdr = ev->hdr_size, pos = ev->rec_size;
 	u64 faults = 0;
-	int i, len;
+	int len;
 
-	for (i = 0; i < ev->nargs; i++) {
-		const struct tkp_arg *a = &ev->args[i];
+	/* @pos: where in the record the next string goes. */
+	for (; a < end; a++) {
 		u8 *field = buf + a->offset - hdr;
 
-		if (a->reg_off != TKP_NO_REG) {
+		switch (a->op) {
+		case TKP_OP_REG:
 			tkp_put(field, *(unsigned long *)((u8 *)regs +
 							  a->reg_off), a->size);
-		} else if (unlikely(a->at_entry)) {
-			dyn += tkp_from_entry(ev, a, buf, field, dyn, &faults);
-		} else if (a->kind == TKP_K_STRING) {
-			len = tkp_fetch_string(a, regs, buf + dyn,
-					       TKP_MAX_RECORD - hdr - dyn);
-			/* __data_loc: length high, offset in record low. */
-			*(u32 *)field = len << 16 | (hdr + dyn);
-			dyn += len;
-		} else if (!tkp_fetch_value(a, regs, field) &&
-			   a->fault_bit != 0xff) {
-			faults |= BIT_ULL(a->fault_bit);
+			continue;
+		case TKP_OP_VALUE:
+			if (!tkp_fetch_value(a, regs, field) &&
+			    a->fault_bit != 0xff)
+				faults |= BIT_ULL(a->fault_bit);
+			continue;
+		case TKP_OP_ENTRY:
+			pos += tkp_from_entry(ev, a, buf, field, pos - hdr,
+					      &faults);
+			continue;
+		case TKP_OP_MSTR:
+			len = 0;
+			if (pos < TKP_MAX_RECORD)
+				len = tkp_fetch_mstr(a, regs, buf + pos - hdr,
+						     TKP_MAX_RECORD - pos);
+			break;
+		default:
+			len = tkp_fetch_cstr(a, buf + pos - hdr,
+					     TKP_MAX_RECORD - pos);
+			break;
 		}
+		/* __data_loc: length high, offset in record low. */
+		*(u32 *)field = len << 16 | pos;
+		pos += len;
 	}
 	if (ev->fault_off >= 0)
 		*(u64 *)(buf + ev->fault_off - hdr) = faults;
-	return dyn;
+	return pos - hdr;
 }
-NOKPROBE_SYMBOL(tkp_fetch_args);
 
 /*
- * Arguments that are all registers, the common case, into record @rec
- * in line; tkp_fetch_args(), out of line, does any argument.
+ * tkp_fetch_args() for an event whose one argument is a string, the
+ * usual shape of string probes: no loop, no test of other kinds.
  */
-static nokprobe_inline void tkp_fetch_regs(const struct tkp_event *ev,
-					   struct pt_regs *regs, u8 *rec)
+static nokprobe_inline unsigned int tkp_fetch_one_str(const struct tkp_event *ev,
+						      struct pt_regs *regs,
+						      u8 *buf)
 {
-	const struct tkp_arg *a;
-	int i;
+	const struct tkp_arg *a = ev->args;
+	unsigned int pos = ev->rec_size;
+	char *dst = buf + sizeof(u32);
+	int len;
 
-	for (i = 0; i < ev->nargs; i++) {
-		a = &ev->args[i];
-		tkp_put(rec + a->offset,
-			*(unsigned long *)((u8 *)regs + a->reg_off), a->size);
-	}
+	/* Its field is the first and only one (see tkp_alloc_event()). */
+	if (a->op == TKP_OP_MSTR)
+		len = tkp_fetch_mstr(a, regs, dst, TKP_MAX_RECORD - pos);
+	else
+		len = tkp_fetch_cstr(a, dst, TKP_MAX_RECORD - pos);
+	*(u32 *)buf = len << 16 | pos;
+	return sizeof(u32) + len;
 }
 
 /* The probe's own fields, which follow struct trace_entry. */
@@ -1731,8 +1980,12 @@ NOKPROBE_SYMBOL(tkp_record_slow);
 static nokprobe_inline unsigned int tkp_trace_ctx(void)
 {
 #if defined(CONFIG_TRACE_IRQFLAGS_SUPPORT) && defined(CONFIG_X86)
-	unsigned int pc = preempt_count(), fl = 0, depth, migr = 0;
-	unsigned long tif = READ_ONCE(current_thread_info()->flags);
+	/*
+	 * x86 keeps PREEMPT_NEED_RESCHED, inverted, in the word of the
+	 * preempt count: one read gives both.
+	 */
+	unsigned int raw = raw_cpu_read_4(__preempt_count);
+	unsigned int pc = raw & ~PREEMPT_NEED_RESCHED, fl = 0, migr = 0;
 
 	if (irqs_disabled())
 		fl |= TRACE_FLAG_IRQS_OFF;
@@ -1746,20 +1999,16 @@ static nokprobe_inline unsigned int tkp_trace_ctx(void)
 		if (softirq_count() >> (SOFTIRQ_SHIFT + 1))
 			fl |= TRACE_FLAG_BH_OFF;
 	}
-	if (tif & _TIF_NEED_RESCHED)
+	if (READ_ONCE(current_thread_info()->flags) & _TIF_NEED_RESCHED)
 		fl |= TRACE_FLAG_NEED_RESCHED;
-	if (test_preempt_need_resched())
+	if (!(raw & PREEMPT_NEED_RESCHED))
 		fl |= TRACE_FLAG_PREEMPT_RESCHED;
-	depth = pc & 0xff;
-	if (depth > 0xf)
-		depth = 0xf;
 #ifdef CONFIG_SMP
-	migr = current->migration_disabled;
-	if (migr > 0xf)
-		migr = 0xf;
+	migr = min_t(unsigned int, current->migration_disabled, 0xf);
 #endif
 	/* Less our own caller's preempt_disable(), as the core does. */
-	return (fl << 16 | migr << 4 | depth) - IS_ENABLED(CONFIG_PREEMPTION);
+	return (fl << 16 | migr << 4 | min_t(unsigned int, pc & 0xff, 0xf)) -
+	       IS_ENABLED(CONFIG_PREEMPTION);
 #else
 	return tracing_gen_ctx_dec();
 #endif
@@ -1801,13 +2050,61 @@ static nokprobe_inline void tkp_record_fast(struct tkp_event *ev,
 				     tkp_trace_ctx());
 	tkp_fill_hdr(ev, ent, a, b);
 	if (args)
-		memcpy((u8 *)ent + ev->hdr_size, args, body);
-	else if (ev->regs_only)
-		tkp_fetch_regs(ev, regs, (u8 *)ent);
+		tkp_copy((u8 *)ent + ev->hdr_size, args, body);
 	else if (body)
 		tkp_fetch_args(ev, regs, (u8 *)ent + ev->hdr_size);
 	trace_buffer_unlock_commit_nostack(buffer, event);
 }
+
+static nokprobe_inline u8 *tkp_scratch_of(unsigned int slot)
+{
+	return this_cpu_ptr(tkp_scratch) + slot * TKP_SCRATCH_SIZE;
+}
+
+/*
+ * The arguments of a record with strings, whose size is known only once
+ * they are fetched, into staging buffer @buf; returns the size of the
+ * record's body.  Out of line: in line, the fetch would cost the callers'
+ * fixed-size case more than the call costs here.  The usual event of one
+ * string has its own, lighter than the general one.
+ */
+static noinline unsigned int tkp_fetch_str1(const struct tkp_event *ev,
+					    struct pt_regs *regs, u8 *buf)
+{
+	return tkp_fetch_one_str(ev, regs, buf);
+}
+NOKPROBE_SYMBOL(tkp_fetch_str1);
+
+static noinline unsigned int tkp_fetch_dyn(const struct tkp_event *ev,
+					   struct pt_regs *regs, u8 *buf)
+{
+	return tkp_fetch_args(ev, regs, buf);
+}
+NOKPROBE_SYMBOL(tkp_fetch_dyn);
+
+/* tkp_record_fast() for a record with strings, staged in buffer @slot. */
+static nokprobe_inline void tkp_record_dyn(struct tkp_event *ev,
+					   struct trace_event_file *file,
+					   struct pt_regs *regs,
+					   unsigned long a, unsigned long b,
+					   unsigned int slot)
+{
+	u8 *args = tkp_scratch_of(slot);
+
+	tkp_record_fast(ev, file, regs, a, b, args,
+			ev->one_str ? tkp_fetch_str1(ev, regs, args) :
+				      tkp_fetch_dyn(ev, regs, args));
+}
+
+/* The same out of line, for kprobes and returns (see __tkp_emit()). */
+static noinline void tkp_record_dyn_call(struct tkp_event *ev,
+					 struct trace_event_file *file,
+					 struct pt_regs *regs, unsigned long a,
+					 unsigned long b, unsigned int slot)
+{
+	tkp_record_dyn(ev, file, regs, a, b, slot);
+}
+NOKPROBE_SYMBOL(tkp_record_dyn_call);
 
 /*
  * tkp_emit() for all but the common case: several trace instances, perf,
@@ -1828,7 +2125,7 @@ static noinline int tkp_emit_general(struct tkp_probe *tp,
 	if (!files && !perf)
 		return 0;
 	if (body) {
-		args = this_cpu_ptr(tkp_scratch) + slot * TKP_SCRATCH_SIZE;
+		args = tkp_scratch_of(slot);
 		body = tkp_fetch_args(ev, regs, args);
 	}
 	for (i = 0; files && i < files->nr; i++) {
@@ -1849,26 +2146,41 @@ NOKPROBE_SYMBOL(tkp_emit_general);
  * the hit to perf/BPF when attached.  @a and @b are the probe's fields:
  * the probed address, or the function and the return address.  The
  * caller holds ftrace's recursion bit, whose number is @slot.  Returns 1
- * when BPF moved the instruction pointer (see tkp_perf()).
+ * when BPF moved the instruction pointer (see tkp_perf()).  @dyn_inline:
+ * whether a record with strings is fetched in line, or by a call that
+ * spares the caller's fixed-size case.
  */
-static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
-				    struct pt_regs *regs, unsigned long a,
-				    unsigned long b, unsigned int slot)
+static nokprobe_inline int __tkp_emit(struct tkp_probe *tp,
+				      struct pt_regs *regs, unsigned long a,
+				      unsigned long b, unsigned int slot,
+				      bool dyn_inline)
 {
 	struct tkp_event *ev = tp->ev;
 	struct trace_event_file *file = rcu_dereference_sched(ev->fast);
 
 	raw_cpu_inc(tp->stat->hit);
 	/*
-	 * The common case: one trace instance, a fixed-size record, whose
-	 * arguments are fetched right into it.
+	 * The common case: one trace instance, and a fixed-size record,
+	 * whose arguments are fetched right into it, or one with strings.
 	 */
 	if (likely(file && !tkp_file_slow(file))) {
-		tkp_record_fast(ev, file, regs, a, b, NULL,
-				ev->rec_size - ev->hdr_size);
+		if (!ev->dyn)
+			tkp_record_fast(ev, file, regs, a, b, NULL,
+					ev->rec_size - ev->hdr_size);
+		else if (dyn_inline)
+			tkp_record_dyn(ev, file, regs, a, b, slot);
+		else
+			tkp_record_dyn_call(ev, file, regs, a, b, slot);
 		return 0;
 	}
 	return tkp_emit_general(tp, regs, a, b, slot);
+}
+
+static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
+				    struct pt_regs *regs, unsigned long a,
+				    unsigned long b, unsigned int slot)
+{
+	return __tkp_emit(tp, regs, a, b, slot, true);
 }
 
 /*
@@ -1970,7 +2282,7 @@ static nokprobe_inline int tkp_emit_locked(struct tkp_probe *tp,
 		raw_cpu_inc(tp->stat->miss);
 		return 0;
 	}
-	ret = tkp_emit(tp, regs, a, b, bit - TRACE_FTRACE_START);
+	ret = __tkp_emit(tp, regs, a, b, bit - TRACE_FTRACE_START, false);
 	tkp_recursion_unlock(bit);
 	return ret;
 }
@@ -1988,8 +2300,8 @@ static int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 		raw_cpu_inc(tp->stat->miss);
 		return 0;
 	}
-	ret = tkp_emit(tp, regs, (unsigned long)kp->addr, 0,
-		       bit - TRACE_FTRACE_START);
+	ret = __tkp_emit(tp, regs, (unsigned long)kp->addr, 0,
+			 bit - TRACE_FTRACE_START, false);
 	if (release)
 		tkp_recursion_unlock(bit);
 	if (!ret)
@@ -2265,27 +2577,37 @@ NOKPROBE_SYMBOL(tkp_fentry_hit_args);
 #define TKP_HAVE_ARGS_OPS	0
 #endif
 
+/*
+ * tkp_fentry_ret() for a return that uses what its entry took ($duration,
+ * $argN): that is made visible to the fetch while it records.  Apart,
+ * so that the usual return keeps nothing across its recording.
+ */
+static noinline void tkp_fentry_ret_ctx(struct tkp_pool *pool,
+					struct tkp_rnode *rn,
+					struct pt_regs *regs)
+{
+	u64 outer = __this_cpu_read(tkp_entry_ns);
+	const u8 *outer_data = __this_cpu_read(tkp_entry_data);
+
+	__this_cpu_write(tkp_entry_ns, rn->entry_ns);
+	__this_cpu_write(tkp_entry_data, rn->data);
+	tkp_emit_locked(pool->tp, regs, rn->func, rn->node.ret_addr);
+	__this_cpu_write(tkp_entry_ns, outer);
+	__this_cpu_write(tkp_entry_data, outer_data);
+}
+NOKPROBE_SYMBOL(tkp_fentry_ret_ctx);
+
 static void tkp_fentry_ret(struct rethook_node *node, void *data,
 			   struct pt_regs *regs)
 {
 	struct tkp_rnode *rn = container_of(node, struct tkp_rnode, node);
 	struct tkp_pool *pool = data;
-	bool ctx = pool->ctx;
-	const u8 *outer_data = NULL;
-	u64 outer = 0;
 
 	atomic_dec(&pool->busy);
-	if (unlikely(ctx)) {
-		outer = __this_cpu_read(tkp_entry_ns);
-		outer_data = __this_cpu_read(tkp_entry_data);
-		__this_cpu_write(tkp_entry_ns, rn->entry_ns);
-		__this_cpu_write(tkp_entry_data, rn->data);
-	}
-	tkp_emit_locked(pool->tp, regs, rn->func, node->ret_addr);
-	if (unlikely(ctx)) {
-		__this_cpu_write(tkp_entry_ns, outer);
-		__this_cpu_write(tkp_entry_data, outer_data);
-	}
+	if (unlikely(pool->ctx))
+		tkp_fentry_ret_ctx(pool, rn, regs);
+	else
+		tkp_emit_locked(pool->tp, regs, rn->func, node->ret_addr);
 }
 NOKPROBE_SYMBOL(tkp_fentry_ret);
 
@@ -2946,7 +3268,7 @@ static unsigned int tkp_files_live(const struct tkp_files *files)
 
 /*
  * The hit path's shortcut: the event's only file, if it has exactly one
- * live file, a fixed-size record and no perf user.  Under event_mutex,
+ * live file and no perf user.  Under event_mutex,
  * after every change of those; a file stays valid as long as in files.
  */
 static void tkp_fast_update(struct tkp_event *ev)
@@ -2957,7 +3279,7 @@ static void tkp_fast_update(struct tkp_event *ev)
 
 	files = rcu_dereference_protected(ev->files,
 					  lockdep_is_held(&event_mutex));
-	if (!ev->dyn && !ev->perf_on && tkp_files_live(files) == 1)
+	if (!ev->perf_on && tkp_files_live(files) == 1)
 		for (i = 0; i < files->nr && !fast; i++)
 			fast = files->file[i];
 	rcu_assign_pointer(ev->fast, fast);
@@ -3280,14 +3602,16 @@ static struct tkp_event *tkp_alloc_event(struct tkp_spec *spec)
 					 sizeof(struct tkp_entry_rec);
 	ev->rec_size = spec->rec_size;
 	ev->fault_off = spec->fault_off;
-	ev->regs_only = ev->nargs > 0;
 	for (i = 0; i < ev->nargs; i++) {
-		ev->regs_only &= ev->args[i].reg_off != TKP_NO_REG;
 		ev->dyn |= ev->args[i].kind == TKP_K_STRING;
 		ev->full_regs |= !tkp_arg_partial_ok(&ev->args[i]);
 		ev->duration |= ev->args[i].src == TKP_SRC_DURATION;
 		tkp_entry_layout(ev, &ev->args[i]);
 	}
+	ev->one_str = ev->nargs == 1 && (ev->args[0].op == TKP_OP_MSTR ||
+					 ev->args[0].op == TKP_OP_STR) &&
+		      ev->args[0].offset == ev->hdr_size &&
+		      ev->rec_size == ev->hdr_size + sizeof(u32);
 	ev->class.system = kstrdup(spec->group, GFP_KERNEL);
 	ev->call.name = spec->event[0] ? kstrdup(spec->event, GFP_KERNEL) :
 					 tkp_auto_name(spec);
@@ -4525,6 +4849,11 @@ static __init int tkp_init_early(void)
 				     sizeof(u64));
 	if (!tkp_scratch)
 		return -ENOMEM;
+#ifdef CONFIG_X86_64
+	/* 0 only before the CPU is identified, long before this. */
+	if (boot_cpu_data.x86_virt_bits)
+		tkp_kaddr_min = -(1UL << (boot_cpu_data.x86_virt_bits - 1));
+#endif
 	ret = dyn_event_register(&tkp_dyn_ops);
 	if (!ret && IS_ENABLED(CONFIG_MODULES))
 		ret = register_module_notifier(&tkp_module_nb);

@@ -28,9 +28,21 @@ done
 disable_ev nsret
 disable_ev nsent
 miss=$(awk '$1 == "nsret" || $1 == "kprobes/nsret" { print $3; exit }' "$T/kprobe_profile")
-# The sleepers' own records: other tasks may sleep there too.
-ent=$(grep -cE '^ *sleep-[0-9]+ .* nsent: \(' "$T/trace")
-sret=$(grep -cE '^ *sleep-[0-9]+ .* nsret: \(' "$T/trace")
+# The sleepers' own records, known by pid (other tasks may sleep there
+# too; a comm may be evicted from saved_cmdlines by other tasks').
+# ours EVENT: how many EVENT records are of a sleeper
+ours() {
+	echo "$pids" | awk -v ev=" $1: (" '
+	NR == 1 { for (i = 1; i <= NF; i++) mine[$i] = 1; next }
+	index($0, ev) {
+		k = split($1, t, "-")
+		if (t[k] in mine)
+			n++
+	}
+	END { print n + 0 }' - "$T/trace"
+}
+ent=$(ours nsent)
+sret=$(ours nsret)
 log "$N sleepers: $ent entries and $sret returns of theirs; $miss missed in all"
 dump "$T/kprobe_profile"
 [ "$ent" = "$N" ] || fail "$ent entries recorded for $N sleepers"
