@@ -8,8 +8,8 @@
 # they must not record (that would recurse) but count a miss each, shown
 # in the third column of kprobe_profile (as the kernel's tracer does, and
 # as Documentation/trace/kprobetrace.txt says).  Two kinds of F:
-#  - strncpy_from_user_nofault, which drv's ustring argument fetch calls:
-#    a function ftrace can hook;
+#  - copy_from_user_nofault, which drv's fetch of a u64 from user memory
+#    calls: a function ftrace can hook;
 #  - ring_buffer_lock_reserve, which every record goes through: not
 #    traceable by ftrace (the kernel's own tracer refuses it as notrace;
 #    then that case is skipped).  Outside a handler (trace_marker writes)
@@ -75,7 +75,7 @@ recursion() {
 }
 
 ran=0
-recursion strncpy_from_user_nofault 'do_sys_openat2 fn=+0(%si):ustring' 0 && ran=$((ran + 1))
+recursion copy_from_user_nofault 'do_sys_openat2 fn=+u0(%si):u64' 0 && ran=$((ran + 1))
 recursion ring_buffer_lock_reserve vfs_read 5 && ran=$((ran + 1))
 [ $ran -gt 0 ] || skip "neither function can be probed"
 
