@@ -609,6 +609,7 @@ static bool tkp_symbol_ok(const char *sym)
 {
 	const char *colon = strchr(sym, ':');
 	const char *c = sym;
+	bool in_set = false;
 
 	if (colon) {
 		if (colon == sym || colon - sym >= MODULE_NAME_LEN ||
@@ -621,10 +622,39 @@ static bool tkp_symbol_ok(const char *sym)
 	}
 	if (!*c)
 		return false;
-	for (; *c; c++)
+	for (; *c; c++) {
+		if (*c == '[')
+			in_set = true;
+		else if (*c == ']')
+			in_set = false;
+		else if (*c == '-' && in_set)
+			continue;	/* a range, as in "[a-f]" */
 		if (!isalnum(*c) && !strchr("_.*?[]!", *c))
 			return false;
+	}
 	return true;
+}
+
+/*
+ * The '+' or '-' that starts the offset in @w's first @wlen bytes, or
+ * NULL.  Not one in a module's name ("MOD:SYM") nor in a glob's set: the
+ * '-' of "vfs_[a-r]*" is a range.
+ */
+static const char *tkp_offset_sign(const char *w, size_t wlen)
+{
+	const char *end = w + wlen;
+	const char *c = memchr(w, ':', wlen);
+	bool in_set = false;
+
+	for (c = c ? c + 1 : w; c < end; c++) {
+		if (*c == '[')
+			in_set = true;
+		else if (*c == ']')
+			in_set = false;
+		else if (!in_set && (*c == '+' || *c == '-'))
+			return c;
+	}
+	return NULL;
 }
 
 /* The second word: SYMBOL[+offs|-offs][%return] or a kernel address. */
@@ -651,9 +681,7 @@ static int tkp_parse_place(const char *w, struct tkp_spec *spec)
 		return 0;
 	}
 
-	sign = strpbrk(w, "+-");
-	if (sign && sign > w + wlen)
-		sign = NULL;
+	sign = tkp_offset_sign(w, wlen);
 	len = sign ? sign - w : wlen;
 	if (!len || len >= KSYM_NAME_LEN)
 		return tkp_fail(spec, 1, 0, TKP_ERR_BAD_PROBE_ADDR);
@@ -3078,12 +3106,6 @@ static void tkp_pool_free(struct tkp_pool *pool)
 	kfree_rcu(pool, rcu);
 }
 
-/*
- * Put @tp on ftrace if its place is the entry of a function ftrace can
- * patch and kprobes would accept.  Returns 0 when it did, 1 when @tp
- * needs a kprobe instead, or an error.  perf's private probes stay on
- * kprobes, where BPF expects them (bpf_get_func_ip, say).
- */
 /* Is @sym ("SYM" or "MOD:SYM") a pattern: a glob over functions? */
 static bool tkp_is_pattern(const char *sym)
 {
@@ -3171,6 +3193,12 @@ out:
 	return ret;
 }
 
+/*
+ * Put @tp on ftrace if its place is the entry of a function ftrace can
+ * patch and kprobes would accept.  Returns 0 when it did, 1 when @tp
+ * needs a kprobe instead, or an error.  perf's private probes stay on
+ * kprobes, where BPF expects them (bpf_get_func_ip, say).
+ */
 static int tkp_fentry_register(struct tkp_probe *tp)
 {
 	unsigned long addr = tp->place;
