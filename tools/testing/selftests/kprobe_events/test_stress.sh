@@ -38,6 +38,8 @@ race=
 rc=$(sed -n 's/^kpe_stress: exit //p' "$out")
 rec() { sed -n "s/^kpe_stress-records: $1 //p" "$out"; }
 opsv() { sed -n "s/^kpe_stress-ops: .*$1=\([0-9]*\).*/\1/p" "$out"; }
+# tried KIND: how often kpe_stress tried that kind of operation
+tried() { sed -n "s/^kpe_stress-tried:.* $1=\([0-9]*\).*/\1/p" "$out"; }
 r_open=$(rec st_open)
 r_rret=$(rec st_rret)
 r_mid=$(rec st_mid)
@@ -47,6 +49,12 @@ n_rm=$(opsv remove)
 n_clear=$(opsv clear)
 n_load=$(opsv modload)
 n_unload=$(opsv modunload)
+untried=
+for k in add remove clear enable disable trunc-trace filter trigger untrigger \
+	 mkinstance inst-enable rminstance read-lists; do
+	n=$(tried "$k")
+	[ "${n:-0}" -gt 0 ] || untried="$untried $k"
+done
 rm -f "$out"
 [ -n "$rc" ] || fail "kpe_stress did not finish"
 [ "$rc" -eq 0 ] || fail "kpe_stress reported unexpected results or malformed records (rc=$rc)"
@@ -61,6 +69,7 @@ done
 [ "$r_mid" -gt 0 ] || fail "no st_mid (mid-function) record"
 [ "$n_add" -gt 0 ] && [ "$n_rm" -gt 0 ] || fail "no successful add or remove"
 [ "$n_clear" -gt 0 ] || log "no clear succeeded (every try met an enabled event)"
+[ -z "$untried" ] || fail "kinds of control operation never tried:$untried"
 if [ -n "$mod" ]; then
 	[ "$n_load" -gt 0 ] && [ "$n_unload" -gt 0 ] ||
 		fail "the module was never loaded and unloaded ($n_load/$n_unload)"
