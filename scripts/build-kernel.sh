@@ -11,7 +11,8 @@ start=$(date +%s)
 
 # Only our overlay and the .config ever change in the extracted tree: when
 # neither did since the last build, there is nothing for make to do.
-stamp=$(cat "$obj/.config" "$src"/kernel/trace/trace_kprobe*.c \
+stamp=$(cat "$obj/.config" "$src"/kernel/trace/trace_kprobe*.[ch] \
+	"$TOP"/kernel/trace/prep/*.patch \
 	"$src/kernel/trace/Kconfig" "$src/kernel/trace/Makefile" | md5sum)
 if [ -f "$obj/arch/x86/boot/bzImage" ] && [ -d "$vdir/modroot" ] &&
    [ "$(cat "$vdir/.kpe-build-sum" 2>/dev/null)" = "$stamp" ]; then

@@ -1,12 +1,13 @@
 #!/bin/bash
 # configure.sh VARIANT [FRAGMENT...]: tinyconfig + the kselftest config
-# fragment (+ extra fragments; the "debug" variant always adds
-# config.debug), olddefconfig, then check that every option the fragments
-# ask for came out as asked.  Skipped when nothing changed.
+# fragment + the distribution-grade layer (scripts/config.distro) (+ extra
+# fragments; the "debug" variant always adds config.debug), olddefconfig,
+# then check that every option came out as the last fragment that names
+# it asks.  Skipped when nothing changed.
 . "$(dirname "$0")/common.sh"
 
 variant=${1:-linux}; shift || true
-frags=("$SELFTESTS/config")
+frags=("$SELFTESTS/config" "$TOP/scripts/config.distro")
 [ "$variant" = debug ] && frags+=("$SELFTESTS/config.debug")
 frags+=("$@")
 obj=$(obj_dir "$variant")
@@ -26,18 +27,19 @@ for f in "${frags[@]}"; do
 done
 kmake "$variant" olddefconfig >/dev/null
 
+# The wanted value of each option: that of the last fragment naming it.
+want=$(cat "${frags[@]}" | sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)$/\1 \2/p' \
+	-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1 n/p' |
+	awk '{ v[$1] = $2; if (!($1 in seen)) { seen[$1] = 1; o[n++] = $1 } }
+	     END { for (i = 0; i < n; i++) print o[i], v[o[i]] }')
 bad=0
-for f in "${frags[@]}"; do
-	while IFS= read -r line; do
-		case "$line" in
-		CONFIG_*=n) opt=${line%%=*}
-			grep -q "^$opt=" "$obj/.config" && { echo "  $opt: wanted n"; bad=1; } ;;
-		CONFIG_*=*) grep -qxF "$line" "$obj/.config" ||
-			{ echo "  $line: got '$(grep "^${line%%=*}=" "$obj/.config" || echo unset)'"; bad=1; } ;;
-		"# CONFIG_"*" is not set") opt=${line#\# }; opt=${opt%% *}
-			grep -q "^$opt=" "$obj/.config" && { echo "  $opt: wanted unset"; bad=1; } ;;
-		esac
-	done < "$f"
-done
+while read -r opt val; do
+	got=$(grep "^$opt=" "$obj/.config" | cut -d= -f2-)
+	if [ "$val" = n ]; then
+		[ -z "$got" ] || { echo "  $opt: wanted unset, got '$got'"; bad=1; }
+	elif [ "$got" != "$val" ]; then
+		echo "  $opt=$val: got '${got:-unset}'"; bad=1
+	fi
+done <<< "$want"
 [ $bad -eq 0 ] || die "config fragment not honoured (see above)"
 echo "$sum" > "$obj/.kpe-config-sum"

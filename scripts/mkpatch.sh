@@ -24,11 +24,18 @@ git -C "$repo" init -q
 git -C "$repo" config user.name "kprobe_events developers"
 git -C "$repo" config user.email "kpe@localhost"
 
-# Base: the pristine versions of the files we change.
+# Base: the pristine versions of the files we change, those of the prep
+# patches (kernel/trace/prep/*.patch) included.
+prep=("$TOP"/kernel/trace/prep/*.patch)
+[ -f "${prep[0]}" ] || prep=()
+prep_files=()
+for f in $(cat "${prep[@]}" /dev/null | sed -n 's#^+++ b/\([^[:space:]]*\).*#\1#p' | sort -u); do
+	prep_files+=("linux-source-6.1/$f")
+done
 tar -xJf "$TARBALL" -C "$repo" --strip-components=1 \
 	"linux-source-6.1/kernel/trace/trace_kprobe.c" \
 	"linux-source-6.1/kernel/trace/Kconfig" \
-	"linux-source-6.1/kernel/trace/Makefile"
+	"linux-source-6.1/kernel/trace/Makefile" "${prep_files[@]}"
 git -C "$repo" add -A
 git -C "$repo" commit -qm "Linux $version (pristine files touched by the series)"
 base=$(git -C "$repo" rev-parse HEAD)
@@ -43,6 +50,17 @@ commit() {
 	done
 	git -C "$repo" commit -q -s -m "$subject" -m "$body"
 }
+
+# The prep patches to the core come first, each its own commit, with the
+# subject and message its file carries.
+for p in "${prep[@]}"; do
+	git -C "$repo" apply "$p" || die "prep patch ${p##*/} does not apply"
+	git -C "$repo" add -A
+	subject=$(sed -n 's/^Subject: \(\[PATCH[^]]*\] \)\{0,1\}//p' "$p" | head -n1)
+	body=$(awk '/^Subject:/ { s = 1; next } s && /^---$/ { exit }
+		s && /^Signed-off-by:/ { next } s { print }' "$p" | sed -e '/./,$!d')
+	git -C "$repo" commit -q -s -m "$subject" -m "$body"
+done
 
 commit "tracing/kprobes: Rewrite the kprobe-based event tracer" \
 "Replace trace_kprobe.c with a new implementation of kprobe_events.

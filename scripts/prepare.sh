@@ -48,6 +48,33 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# Prep patches to core files (kernel/trace/prep/*.patch, in order): each
+# patched file is rebuilt from its pristine copy (kept in $vdir/orig the
+# first time a patch names it) with every patch applied, so editing or
+# dropping a patch takes effect on the next prepare.  A patch that does
+# not apply fails loudly.
+prep_files=$(cat "$TOP"/kernel/trace/prep/*.patch 2>/dev/null |
+	sed -n 's#^+++ b/\([^[:space:]]*\).*#\1#p' | sort -u)
+for f in $prep_files; do
+	[ -f "$vdir/orig/$f" ] && continue
+	mkdir -p "$(dirname "$vdir/orig/$f")"
+	cp "$src/$f" "$vdir/orig/$f"
+done
+mkdir -p "$tmp/prep"
+(cd "$vdir/orig" && find . -type f ! -path ./kernel/trace/Kconfig \
+	! -path ./kernel/trace/Makefile) | while read -r f; do
+	mkdir -p "$(dirname "$tmp/prep/$f")"
+	cp "$vdir/orig/$f" "$tmp/prep/$f"
+done
+for p in "$TOP"/kernel/trace/prep/*.patch; do
+	[ -f "$p" ] || continue
+	patch -s -p1 -d "$tmp/prep" --no-backup-if-mismatch < "$p" ||
+		die "prep patch ${p##*/} does not apply"
+done
+(cd "$tmp/prep" && find . -type f) | while read -r f; do
+	install_if_changed "$tmp/prep/$f" "$src/$f"
+done
+
 # Kconfig: our KPROBE_EVENTS entry replaces the kernel's, from its
 # "config KPROBE_EVENTS" line up to the next "config" line.
 orig=$vdir/orig/kernel/trace/Kconfig

@@ -1,11 +1,13 @@
 # The guest half of make bench (scripts/bench.sh), run by the guest's
 # /init in mode cmd:
 #
-#   sh /kpe/bench.sh VARIANT CALLS NBULK WILDCARD
+#   sh /kpe/bench.sh VARIANT CALLS NBULK WILDCARD OFFSET
 #
 # VARIANT is linux (ours) or upstream, CALLS the getppid() calls per hit
 # row, NBULK the probes of the bulk rows, WILDCARD the glob of the
-# wildcard row.  /kpe/files/bench-funcs (from the host) lists candidate
+# wildcard row, OFFSET the offset row's offset into __x64_sys_getppid
+# (the first instruction after its call to __fentry__: 5 without IBT, 9
+# with; the host reads it off the vmlinux).  /kpe/files/bench-funcs (from the host) lists candidate
 # functions for the bulk rows, one a line.
 #
 # Every result is a "kpe-bench: ..." line on the console; the timed parts
@@ -14,7 +16,7 @@
 T=/sys/kernel/debug/tracing
 [ -f $T/kprobe_events ] || T=/sys/kernel/tracing
 B=/kselftest/kprobe_events/kpe_bench
-variant=$1 calls=$2 nbulk=$3 wild=$4
+variant=$1 calls=$2 nbulk=$3 wild=$4 offs=${5:-5}
 rc=0
 
 out() {
@@ -44,6 +46,12 @@ hit() {
 	fi
 }
 
+# pmu ROW [ret]: the same loop with a probe made through the kprobe PMU
+# (perf_event_open, as perf and bpftrace make theirs), counting.
+pmu() {
+	$B pmu "$1" "$calls" __x64_sys_getppid $2 || rc=1
+}
+
 # ftrace_hit ROW: the function tracer on the same function, as reference.
 ftrace_hit() {
 	echo > $T/trace
@@ -67,9 +75,9 @@ hit base
 hit entry 'p:b __x64_sys_getppid'
 hit entry3args 'p:b __x64_sys_getppid a=%di b=%si c=%dx'
 hit entrycomm 'p:b __x64_sys_getppid c=$comm'
-# +5: after the 5-byte call __fentry__, the first instruction of the body
-# (checked on the host by scripts/bench.sh against the vmlinux).
-hit offset 'p:b __x64_sys_getppid+5'
+# After the call to __fentry__, the first instruction of the body
+# (found on the host by scripts/bench.sh in the vmlinux).
+hit offset "p:b __x64_sys_getppid+$offs"
 hit ret 'r:b __x64_sys_getppid'
 hit retval 'r:b __x64_sys_getppid v=$retval'
 # The return address on the stack, then 8 bytes of kernel text there.
@@ -80,6 +88,8 @@ hit string 'p:b __x64_sys_getppid s=+0(@saved_command_line):string'
 # kpe_bench passes to every getppid() call (getppid ignores it).
 hit ustring 'p:b __x64_sys_getppid s=+0(+112(%di)):ustring'
 hit retarg 'r:b __x64_sys_getppid v=$retval c=$comm'
+pmu pmu
+pmu pmuret ret
 ftrace_hit ftrace
 hit base2
 

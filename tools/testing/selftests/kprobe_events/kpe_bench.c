@@ -13,6 +13,12 @@
  *	the first argument register (getppid ignores it), so a probe can
  *	fetch a ustring through the saved pt_regs.
  *	Prints "kpe-bench: hit ROW CALLS NS".
+ *   kpe_bench pmu ROW CALLS FUNC [ret]
+ *	The loop above with a probe on FUNC (its return with "ret") made
+ *	through the kprobe PMU, as perf and bpftrace make theirs: a
+ *	counting perf event of this process, opened before the settle.
+ *	Prints the hit line as "loop" does, after checking that the event
+ *	counted every call.
  *   kpe_bench bulk TRACEDIR GROUP FUNCFILE N
  *	On the first N functions of FUNCFILE (one name a line), events
  *	GROUP/e0 ... GROUP/e<N-1>, timed: add one per write, enable all
@@ -36,6 +42,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,6 +173,76 @@ static int cmd_loop(int argc, char **argv)
 	for (i = 0; i < calls; i++)
 		syscall(SYS_getppid, ustr);
 	end = now_ns();
+	printf("kpe-bench: hit %s %lu %llu\n", argv[2], calls, end - start);
+	return 0;
+}
+
+static long read_number(const char *path, const char *skip)
+{
+	char buf[64];
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f))
+		v = strtol(buf + (skip && !strncmp(buf, skip, strlen(skip)) ?
+				  strlen(skip) : 0), NULL, 0);
+	fclose(f);
+	return v;
+}
+
+static int cmd_pmu(int argc, char **argv)
+{
+	const char *pmu = "/sys/bus/event_source/devices/kprobe";
+	unsigned long long start, end;
+	struct perf_event_attr attr;
+	unsigned long calls, i;
+	char path[128];
+	uint64_t count;
+	long bit;
+	char *p;
+	int fd;
+
+	if (argc != 5 && !(argc == 6 && !strcmp(argv[5], "ret")))
+		return 2;
+	calls = strtoul(argv[3], &p, 10);
+	if (*p || !calls)
+		return 2;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	snprintf(path, sizeof(path), "%s/type", pmu);
+	attr.type = read_number(path, NULL);
+	if ((int)attr.type < 0)
+		return fail("pmu", path, errno ?: ENOENT);
+	if (argc == 6) {
+		snprintf(path, sizeof(path), "%s/format/retprobe", pmu);
+		bit = read_number(path, "config:");
+		if (bit < 0)
+			return fail("pmu", path, errno ?: ENOENT);
+		attr.config = 1ULL << bit;
+	}
+	attr.kprobe_func = (uint64_t)(uintptr_t)argv[4];
+	attr.exclude_hv = 1;
+	pin_cpu0();
+	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return fail("perf_event_open", argv[4], errno);
+	settle();
+	for (i = 0; i < WARMUP_CALLS; i++)
+		syscall(SYS_getppid, ustr);
+	start = now_ns();
+	for (i = 0; i < calls; i++)
+		syscall(SYS_getppid, ustr);
+	end = now_ns();
+	if (read(fd, &count, sizeof(count)) != sizeof(count))
+		return fail("read", "perf counter", errno);
+	close(fd);
+	if (count < calls + WARMUP_CALLS) {
+		printf("kpe-bench: error %s counted %llu of %lu calls\n", argv[2],
+		       (unsigned long long)count, calls + WARMUP_CALLS);
+		return 1;
+	}
 	printf("kpe-bench: hit %s %lu %llu\n", argv[2], calls, end - start);
 	return 0;
 }
@@ -492,6 +570,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1 && !strcmp(argv[1], "loop"))
 		ret = cmd_loop(argc, argv);
+	else if (argc > 1 && !strcmp(argv[1], "pmu"))
+		ret = cmd_pmu(argc, argv);
 	else if (argc > 1 && !strcmp(argv[1], "bulk"))
 		ret = cmd_bulk(argc, argv);
 	else if (argc > 1 && !strcmp(argv[1], "wild"))
@@ -501,6 +581,7 @@ int main(int argc, char **argv)
 	if (ret == 2)
 		fprintf(stderr,
 			"usage: kpe_bench loop ROW CALLS\n"
+			"       kpe_bench pmu ROW CALLS FUNC [ret]\n"
 			"       kpe_bench bulk TRACEDIR GROUP FUNCFILE N\n"
 			"       kpe_bench wild TRACEDIR GROUP PATTERN\n"
 			"       kpe_bench wildlist TRACEDIR GROUP FUNCFILE N\n");

@@ -6,6 +6,9 @@
  *   kpe_perf kprobe SYMBOL [ret]   a kprobe PMU event (perf's own probe)
  *   kpe_perf tracepoint ID         the trace event with that id
  *
+ * KPE_PERF_SHOW=FILE (environment): copy FILE to stderr while the event
+ * is open (e.g. tracefs enabled_functions, to see how it is hooked).
+ *
  * Opens a counter for this process, calls read() on /proc/version
  * READS times (each goes through vfs_read), prints the counter value and
  * exits 0; on an error prints the errno name to stdout and exits 1.
@@ -52,6 +55,7 @@ int main(int argc, char **argv)
 {
 	struct perf_event_attr attr;
 	char buf[256];
+	const char *show;
 	uint64_t count;
 	int fd, vfd, i;
 
@@ -86,6 +90,15 @@ int main(int argc, char **argv)
 	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
 	if (fd < 0)
 		return fail("perf_event_open");
+	show = getenv("KPE_PERF_SHOW");
+	if (show) {
+		FILE *f = fopen(show, "r");
+
+		while (f && fgets(buf, sizeof(buf), f))
+			fputs(buf, stderr);
+		if (f)
+			fclose(f);
+	}
 	for (i = 0; i < READS; i++) {
 		vfd = open("/proc/version", O_RDONLY);
 		if (vfd < 0 || read(vfd, buf, sizeof(buf)) < 0)
