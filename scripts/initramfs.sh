@@ -54,12 +54,77 @@ if [ ! -f "$(variant_dir upstream)/.extracted" ] || [ ! -x "$ftsrc/ftracetest" ]
 fi
 cp -a "$ftsrc" "$root/ftrace"
 
-# perf, with the shared libraries it links (for test_perf_tool.sh).
-if [ -x /usr/bin/perf ]; then
-	cp /usr/bin/perf "$root/usr/bin/perf"
-	for lib in $(ldd /usr/bin/perf | grep -o '/[^ ]*'); do
+# copy_with_libs BINARY: BINARY and the shared libraries ldd lists for it,
+# each at the same path in the guest (a library already there is kept).
+copy_with_libs() {
+	local lib
+	mkdir -p "$root$(dirname "$1")"
+	cp "$1" "$root$1"
+	for lib in $(ldd "$1" | grep -o '/[^ ]*'); do
+		[ -e "$root$lib" ] && continue
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
+	done
+}
+
+# perf (for test_perf_tool.sh).
+[ -x /usr/bin/perf ] && copy_with_libs /usr/bin/perf
+
+# What perf probe defines for file_start_write(), inlined in several
+# places, from this kernel's vmlinux (DWARF), for
+# test_perf_probe_inline.sh; it skips without them (no perf on the host,
+# no vmlinux or no debug info).
+defs=$st/perf_probe_inline.txt
+rm -f "$defs"
+if [ -x /usr/bin/perf ] && [ -f "$(obj_dir "$variant")/vmlinux" ]; then
+	/usr/bin/perf probe -k "$(obj_dir "$variant")/vmlinux" \
+		-D 'file_start_write file' 2>/dev/null | grep '^[pr]' > "$defs" ||
+		rm -f "$defs"
+	if [ -f "$defs" ]; then
+		log "perf probe: $(wc -l < "$defs") places of file_start_write"
+	fi
+fi
+
+# bpftrace (for test_bpftrace.sh), when installed: its libraries (LLVM and
+# clang among them, about 200 MB), and what its clang parser reads at run
+# time: the UAPI headers (linux, asm, asm-generic, at the host's paths,
+# /usr/include/asm a link to the multiarch directory when the host has it
+# there) and clang's resource include dir.  Without a clang binary in the
+# guest, libclang does not find that dir under /usr/lib/llvm-*, so the
+# host's /usr/include/clang/VER/include link to it is copied too (or made).
+# Headers of other architectures and offload languages are left out of it
+# (riscv_vector.h alone is 8 MB).
+if [ -x /usr/bin/bpftrace ]; then
+	copy_with_libs /usr/bin/bpftrace
+	inc=/usr/include
+	mkdir -p "$root$inc"
+	cp -a "$inc/linux" "$inc/asm-generic" "$root$inc/"
+	if [ -d "$inc/asm" ]; then
+		cp -aL "$inc/asm" "$root$inc/"
+	else
+		masm=$inc/$(gcc -print-multiarch 2>/dev/null)/asm
+		[ -d "$masm" ] || masm=$(ls -d "$inc"/*-linux-gnu/asm 2>/dev/null | head -n1)
+		if [ -n "$masm" ]; then
+			mkdir -p "$root$(dirname "$masm")"
+			cp -a "$masm" "$root$masm"
+			ln -s "${masm#"$inc"/}" "$root$inc/asm"
+		fi
+	fi
+	# The resource dir of the LLVM whose libclang bpftrace links.
+	llvm=$(ldd /usr/bin/bpftrace | sed -n 's/.*libclang-\([0-9][0-9]*\)\.so.*/\1/p' | head -n1)
+	for cinc in /usr/lib/llvm-${llvm:-*}/lib/clang/*/include; do
+		[ -d "$cinc" ] || continue
+		mkdir -p "$root$cinc"
+		(cd "$cinc" && tar -cf - --exclude='*_wrappers' --exclude='riscv_*' \
+			--exclude='arm_*' --exclude='arm64intr.h' --exclude='armintr.h' \
+			--exclude='altivec.h' --exclude='*hexagon*' --exclude='hvx_*' \
+			--exclude='opencl-c*' --exclude='vecintrin.h' --exclude='msa.h' \
+			--exclude='__clang_cuda_*' --exclude='__clang_hip_*' .) |
+			tar -xf - -C "$root$cinc"
+		ver=${cinc%/include}; ver=${ver##*/}
+		mkdir -p "$root$inc/clang/$ver"
+		[ -e "$root$inc/clang/$ver/include" ] ||
+			ln -s "$cinc" "$root$inc/clang/$ver/include"
 	done
 fi
 
