@@ -1,7 +1,11 @@
 #!/bin/bash
 # check.sh [TEST...]: boot our kernel, run the kselftests in the guest and
 # print "N passed, N failed" as the last line.  A kernel splat or a guest
-# timeout counts as one more failure.
+# timeout counts as one more failure.  A full run (no TEST given) on a
+# kernel with the lockdown LSM boots twice more, with lockdown=
+# confidentiality and lockdown=integrity on the command line, to run
+# test_lockdown.sh, which must pass (not skip) there; NO_LOCKDOWN=1 leaves
+# those boots out.
 . "$(dirname "$0")/common.sh"
 
 variant=${VARIANT:-linux}
@@ -73,6 +77,30 @@ if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
 	failed=1	# splat, timeout or a guest that never finished
 fi
 echo "console log: $log"
+
+# The locked-down boots: each counts one test, passed only if
+# test_lockdown.sh passed there (a skip means lockdown was not in force).
+if [ $# -eq 0 ] && [ -z "${NO_LOCKDOWN:-}" ] &&
+   grep -q '^CONFIG_SECURITY_LOCKDOWN_LSM=y' "$(obj_dir "$variant")/.config"; then
+	for mode in confidentiality integrity; do
+		llog=$(dirname "$log")/lockdown-$mode.log
+		set +e
+		KPE_QUIET=1 "$TOP/scripts/qemu-run.sh" --variant "$variant" --mode check \
+			--append "lockdown=$mode" --tests test_lockdown.sh --log "$llog" \
+			--timeout 900 ${QEMU_ARGS:-} >/dev/null
+		lrc=$?
+		set -e
+		if [ "$lrc" -eq 0 ] && grep -q '^ok 1 test_lockdown.sh$' "$llog"; then
+			passed=$((passed + 1))
+			echo "lockdown=$mode: test_lockdown.sh passed"
+		else
+			failed=$((failed + 1))
+			echo "lockdown=$mode: test_lockdown.sh FAILED (rc $lrc, $llog):"
+			grep -E '^# |^(not )?ok ' "$llog" | head -30
+		fi
+		echo "console log: $llog"
+	done
+fi
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else

@@ -6,7 +6,7 @@
 
 pkgs=(linux-source-6.1 qemu-system-x86 busybox-static ccache gcc make
       flex bison bc libelf-dev libssl-dev cpio xz-utils kmod rsync perl
-      python3 git libc6-dev linux-perf bpftrace dwarves "$@")
+      python3 git libc6-dev linux-perf bpftrace dwarves trace-cmd "$@")
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -69,6 +69,8 @@ copy_with_libs() {
 
 # perf (for test_perf_tool.sh).
 [ -x /usr/bin/perf ] && copy_with_libs /usr/bin/perf
+# trace-cmd (for test_trace_cmd.sh).
+[ -x /usr/bin/trace-cmd ] && copy_with_libs /usr/bin/trace-cmd
 
 # What perf probe defines for file_start_write(), inlined in several
 # places, from this kernel's vmlinux (DWARF), for
