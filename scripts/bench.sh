@@ -66,8 +66,8 @@ for v in "${variants[@]}"; do
 	[ -n "$a" ] || die "no __x64_sys_getppid in $obj/System.map"
 	o=$(objdump -d --no-show-raw-insn --start-address=0x"$a" \
 		--stop-address=$((0x$a + 32)) "$obj/vmlinux" |
-		awk -v base=$((0x$a)) 'f { sub(":", "", $1); print strtonum("0x" $1) - base; exit }
-			/call.*<__fentry__>/ { f = 1 }')
+		awk 'f { sub(":", "", $1); print $1; exit } /call.*<__fentry__>/ { f = 1 }')
+	[ -z "$o" ] || o=$((0x$o - 0x$a))
 	[ -n "$o" ] || die "no call to __fentry__ in __x64_sys_getppid of $v"
 	[ -z "$offs" ] || [ "$offs" = "$o" ] ||
 		die "the offset row's place differs: +$offs upstream, +$o ours"

@@ -19,6 +19,14 @@
  *	counting perf event of this process, opened before the settle.
  *	Prints the hit line as "loop" does, after checking that the event
  *	counted every call.
+ *   With KPE_BENCH_MARK=1 in the environment, "loop" and "pmu" call
+ *	getpgid(0) right before and right after their timed region (outside
+ *	it): marks for scripts/profile.sh, whose QEMU plugin
+ *	(tools/profile/kpe_prof.c) counts the instructions executed between
+ *	two executions of __x64_sys_getpgid; then they print the symbols of
+ *	/proc/kallsyms outside vmlinux ("kpe-prof: sym ROW ...": kprobe
+ *	slots, ftrace trampolines) while the probe is still there.  Without
+ *	it nothing changes.
  *   kpe_bench bulk TRACEDIR GROUP FUNCFILE N
  *	On the first N functions of FUNCFILE (one name a line), events
  *	GROUP/e0 ... GROUP/e<N-1>, timed: add one per write, enable all
@@ -89,6 +97,45 @@ static void pin_cpu0(void)
 	CPU_SET(0, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		perror("kpe_bench: sched_setaffinity");
+}
+
+/*
+ * The profiler's window mark (KPE_BENCH_MARK=1): a syscall nothing else
+ * in the guest makes, whose kernel entry the plugin watches.  Returns
+ * whether marks are on.
+ */
+static int mark(void)
+{
+	static int on = -1;
+
+	if (on < 0) {
+		const char *e = getenv("KPE_BENCH_MARK");
+
+		on = e && !strcmp(e, "1");
+	}
+	if (on)
+		syscall(SYS_getpgid, 0);
+	return on;
+}
+
+/*
+ * After the closing mark, while the probe is still there: the kernel's
+ * symbols outside vmlinux (kprobe slots, ftrace trampolines, modules) as
+ * "kpe-prof: sym ROW ADDR TYPE NAME [MODULE]", for the profiler to name
+ * the addresses it counted there.
+ */
+static void mark_syms(const char *row)
+{
+	char line[LINE_MAX_LEN];
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (strchr(line, '['))
+			printf("kpe-prof: sym %s %s", row, line);
+	fclose(f);
+	fflush(stdout);
 }
 
 static int fail(const char *what, const char *arg, int err)
@@ -169,10 +216,13 @@ static int cmd_loop(int argc, char **argv)
 	settle();
 	for (i = 0; i < WARMUP_CALLS; i++)
 		syscall(SYS_getppid, ustr);
+	mark();
 	start = now_ns();
 	for (i = 0; i < calls; i++)
 		syscall(SYS_getppid, ustr);
 	end = now_ns();
+	if (mark())
+		mark_syms(argv[2]);
 	printf("kpe-bench: hit %s %lu %llu\n", argv[2], calls, end - start);
 	return 0;
 }
@@ -231,10 +281,13 @@ static int cmd_pmu(int argc, char **argv)
 	settle();
 	for (i = 0; i < WARMUP_CALLS; i++)
 		syscall(SYS_getppid, ustr);
+	mark();
 	start = now_ns();
 	for (i = 0; i < calls; i++)
 		syscall(SYS_getppid, ustr);
 	end = now_ns();
+	if (mark())
+		mark_syms(argv[2]);
 	if (read(fd, &count, sizeof(count)) != sizeof(count))
 		return fail("read", "perf counter", errno);
 	close(fd);
