@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpe_funcip: what a BPF kprobe program sees of bpf_get_func_ip() and of
+ * the instruction pointer in its pt_regs, for test_bpf_semantics.sh
+ * (bpftrace 0.17's func builtin reads the ip register and never calls
+ * the helper).  No libbpf: the program is a handful of raw instructions.
+ *
+ *   kpe_funcip SYMBOL [ret]
+ *
+ * Opens a probe on SYMBOL through perf's kprobe PMU (a return probe with
+ * "ret"), attaches a BPF_PROG_TYPE_KPROBE program that, on each hit in
+ * this process, ORs and ANDs bpf_get_func_ip(ctx) and regs->ip into an
+ * array map and counts the hit, then calls read() on /proc/version and
+ * write() on /dev/null READS times each and prints
+ *
+ *   hits=N func_ip=OR func_ip_and=AND ip=OR ip_and=AND
+ *
+ * (16 hex digits each; OR == AND when every hit saw the same value).
+ * KPE_FUNCIP_SHOW=FILE[:FILE...] (environment): copy each FILE to stderr
+ * while the probe is attached (tracefs enabled_functions, the kprobes
+ * list: to see how it is hooked).
+ * On an error prints the errno name to stdout (the verifier's log to
+ * stderr) and exits 1.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define READS 10
+/* offsetof(struct pt_regs, ip) on x86-64 (the kernel's layout) */
+#define PT_REGS_IP_OFF 128
+/* jump target placeholder: the program's exit (fixed up in main) */
+#define TO_EXIT (-32768)
+
+#define INSN(c, d, s, o, i) \
+	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
+			    .off = (o), .imm = (i) })
+#define MOV_REG(d, s)	INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define MOV_IMM(d, i)	INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
+#define ALU_IMM(op, d, i) INSN(BPF_ALU64 | (op) | BPF_K, d, 0, 0, i)
+#define ALU_REG(op, d, s) INSN(BPF_ALU64 | (op) | BPF_X, d, s, 0, 0)
+#define LDX_DW(d, s, o)	INSN(BPF_LDX | BPF_MEM | BPF_DW, d, s, o, 0)
+#define STX_DW(d, s, o)	INSN(BPF_STX | BPF_MEM | BPF_DW, d, s, o, 0)
+#define ST_W(d, o, i)	INSN(BPF_ST | BPF_MEM | BPF_W, d, 0, o, i)
+#define JMP_IMM(op, d, i, o) INSN(BPF_JMP | (op) | BPF_K, d, 0, o, i)
+#define CALL(f)		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
+#define EXIT()		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+#define LD_MAP_FD(d, fd) \
+	INSN(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_FD, 0, fd), \
+	INSN(0, 0, 0, 0, 0)
+
+/* The map's one value: what the hits saw, see above. */
+struct seen {
+	uint64_t fip_or, fip_and, ip_or, ip_and, hits;
+};
+
+static char vlog[65536];
+
+static int fail(const char *what)
+{
+	int err = errno;
+
+	printf("%s\n", err == ENOENT ? "ENOENT" : err == EINVAL ? "EINVAL" :
+	       err == EOPNOTSUPP ? "EOPNOTSUPP" : err == EBUSY ? "EBUSY" :
+	       err == EACCES ? "EACCES" : err == EPERM ? "EPERM" :
+	       err == E2BIG ? "E2BIG" : "ERROR");
+	fprintf(stderr, "kpe_funcip: %s: %s\n", what, strerror(err));
+	return 1;
+}
+
+static long read_number(const char *path, const char *skip)
+{
+	char buf[64];
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f))
+		v = strtol(buf + (skip && !strncmp(buf, skip, strlen(skip)) ?
+				  strlen(skip) : 0), NULL, 0);
+	fclose(f);
+	return v;
+}
+
+static void show(const char *list)
+{
+	char path[512], *p, *next;
+	FILE *f;
+
+	if (!list)
+		return;
+	snprintf(path, sizeof(path), "%s", list);
+	for (p = path; p && *p; p = next) {
+		next = strchr(p, ':');
+		if (next)
+			*next++ = '\0';
+		fprintf(stderr, "kpe_funcip: --- %s:\n", p);
+		f = fopen(p, "r");
+		if (!f)
+			continue;
+		while (fgets(vlog, sizeof(vlog), f))
+			fputs(vlog, stderr);
+		fclose(f);
+	}
+}
+
+static long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+int main(int argc, char **argv)
+{
+	struct seen init = { 0, ~0ULL, 0, ~0ULL, 0 }, seen;
+	struct perf_event_attr pattr;
+	union bpf_attr attr;
+	uint32_t key = 0;
+	char buf[256];
+	int map, prog, ev, fd, i, n;
+
+	if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "ret"))) {
+		fprintf(stderr, "usage: kpe_funcip SYMBOL [ret]\n");
+		return 2;
+	}
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = sizeof(key);
+	attr.value_size = sizeof(struct seen);
+	attr.max_entries = 1;
+	map = sys_bpf(BPF_MAP_CREATE, &attr);
+	if (map < 0)
+		return fail("BPF_MAP_CREATE");
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = map;
+	attr.key = (uint64_t)(uintptr_t)&key;
+	attr.value = (uint64_t)(uintptr_t)&init;
+	if (sys_bpf(BPF_MAP_UPDATE_ELEM, &attr))
+		return fail("BPF_MAP_UPDATE_ELEM");
+
+	struct bpf_insn insns[] = {
+		MOV_REG(BPF_REG_6, BPF_REG_1),
+		/* only this process's hits */
+		CALL(BPF_FUNC_get_current_pid_tgid),
+		ALU_IMM(BPF_RSH, BPF_REG_0, 32),
+		JMP_IMM(BPF_JNE, BPF_REG_0, getpid(), TO_EXIT),
+		MOV_REG(BPF_REG_1, BPF_REG_6),
+		CALL(BPF_FUNC_get_func_ip),
+		MOV_REG(BPF_REG_7, BPF_REG_0),
+		LDX_DW(BPF_REG_8, BPF_REG_6, PT_REGS_IP_OFF),
+		ST_W(BPF_REG_10, -4, 0),
+		LD_MAP_FD(BPF_REG_1, map),
+		MOV_REG(BPF_REG_2, BPF_REG_10),
+		ALU_IMM(BPF_ADD, BPF_REG_2, -4),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JMP_IMM(BPF_JEQ, BPF_REG_0, 0, TO_EXIT),
+		LDX_DW(BPF_REG_1, BPF_REG_0, 0),
+		ALU_REG(BPF_OR, BPF_REG_1, BPF_REG_7),
+		STX_DW(BPF_REG_0, BPF_REG_1, 0),
+		LDX_DW(BPF_REG_1, BPF_REG_0, 8),
+		ALU_REG(BPF_AND, BPF_REG_1, BPF_REG_7),
+		STX_DW(BPF_REG_0, BPF_REG_1, 8),
+		LDX_DW(BPF_REG_1, BPF_REG_0, 16),
+		ALU_REG(BPF_OR, BPF_REG_1, BPF_REG_8),
+		STX_DW(BPF_REG_0, BPF_REG_1, 16),
+		LDX_DW(BPF_REG_1, BPF_REG_0, 24),
+		ALU_REG(BPF_AND, BPF_REG_1, BPF_REG_8),
+		STX_DW(BPF_REG_0, BPF_REG_1, 24),
+		LDX_DW(BPF_REG_1, BPF_REG_0, 32),
+		ALU_IMM(BPF_ADD, BPF_REG_1, 1),
+		STX_DW(BPF_REG_0, BPF_REG_1, 32),
+		/* the exit */
+		MOV_IMM(BPF_REG_0, 0),
+		EXIT(),
+	};
+	n = sizeof(insns) / sizeof(insns[0]);
+	for (i = 0; i < n; i++)
+		if (insns[i].off == TO_EXIT)
+			insns[i].off = n - 2 - (i + 1);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_KPROBE;
+	attr.insns = (uint64_t)(uintptr_t)insns;
+	attr.insn_cnt = n;
+	attr.license = (uint64_t)(uintptr_t)"GPL";
+	attr.log_buf = (uint64_t)(uintptr_t)vlog;
+	attr.log_size = sizeof(vlog);
+	attr.log_level = 1;
+	prog = sys_bpf(BPF_PROG_LOAD, &attr);
+	if (prog < 0) {
+		int err = errno;
+
+		fprintf(stderr, "%s", vlog);
+		errno = err;
+		return fail("BPF_PROG_LOAD");
+	}
+
+	/* The probe, as bpftrace opens it: kprobe PMU, all tasks, CPU 0. */
+	memset(&pattr, 0, sizeof(pattr));
+	pattr.size = sizeof(pattr);
+	pattr.sample_period = 1;
+	pattr.wakeup_events = 1;
+	pattr.type = read_number("/sys/bus/event_source/devices/kprobe/type",
+				 NULL);
+	if ((int)pattr.type < 0)
+		return fail("kprobe PMU type");
+	if (argc > 2) {
+		long bit = read_number("/sys/bus/event_source/devices/kprobe/format/retprobe",
+				       "config:");
+
+		if (bit < 0)
+			return fail("retprobe format");
+		pattr.config |= 1ULL << bit;
+	}
+	pattr.kprobe_func = (uint64_t)(uintptr_t)argv[1];
+	pattr.probe_offset = 0;
+	ev = syscall(__NR_perf_event_open, &pattr, -1, 0, -1,
+		     PERF_FLAG_FD_CLOEXEC);
+	if (ev < 0)
+		return fail("perf_event_open");
+	if (ioctl(ev, PERF_EVENT_IOC_SET_BPF, prog))
+		return fail("PERF_EVENT_IOC_SET_BPF");
+	if (ioctl(ev, PERF_EVENT_IOC_ENABLE, 0))
+		return fail("PERF_EVENT_IOC_ENABLE");
+	show(getenv("KPE_FUNCIP_SHOW"));
+
+	for (i = 0; i < READS; i++) {
+		fd = open("/proc/version", O_RDONLY);
+		if (fd < 0 || read(fd, buf, sizeof(buf)) < 0)
+			return fail("/proc/version");
+		close(fd);
+		fd = open("/dev/null", O_WRONLY);
+		if (fd < 0 || write(fd, buf, 1) != 1)
+			return fail("/dev/null");
+		close(fd);
+	}
+	close(ev);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = map;
+	attr.key = (uint64_t)(uintptr_t)&key;
+	attr.value = (uint64_t)(uintptr_t)&seen;
+	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr))
+		return fail("BPF_MAP_LOOKUP_ELEM");
+	printf("hits=%llu func_ip=%016llx func_ip_and=%016llx ip=%016llx ip_and=%016llx\n",
+	       (unsigned long long)seen.hits,
+	       (unsigned long long)seen.fip_or,
+	       (unsigned long long)seen.fip_and,
+	       (unsigned long long)seen.ip_or,
+	       (unsigned long long)seen.ip_and);
+	close(prog);
+	close(map);
+	return 0;
+}
