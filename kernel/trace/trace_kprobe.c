@@ -266,6 +266,7 @@ struct tkp_arg {
 	u16		reg_off;	/* plain register: its pt_regs offset */
 	u16		src_off;	/* source is a register: its offset */
 	u8		at_entry;	/* $argN in a return probe: see below */
+	bool		ustring;	/* typed ustring, not string */
 	u16		entry_off;	/* where in the entry data */
 	unsigned long	param;
 	long		drf[TKP_MAX_DEREF];
@@ -361,7 +362,9 @@ struct tkp_pool {
 
 /*
  * A trace event: what is recorded and where to.  Several probes (places)
- * may feed one event, if they agree on the kind and the arguments.
+ * may feed one event, if they agree on the kind and on the arguments'
+ * names and types; each place fetches them its own way (see struct
+ * tkp_probe), into the fields laid out here.
  */
 struct tkp_event {
 	struct list_head		probes;	/* struct tkp_probe.sibling */
@@ -373,14 +376,14 @@ struct tkp_event {
 	bool				local;		/* perf's own, not listed */
 	bool				used;		/* ever had a user */
 	bool				dyn;		/* has string fields */
-	bool				one_str;	/* one arg, a string */
-	bool				full_regs;	/* args need every register */
-	bool				duration;	/* has $duration */
-	unsigned int			entry_size;	/* args taken at entry */
 	unsigned long			quiet_gp;	/* RCU cookie: users gone */
 	unsigned int			hdr_size;	/* entry + probe fields */
 	unsigned int			rec_size;	/* ... + fixed arg fields */
 	int				fault_off;	/* __probe_faults, or -1 */
+	/*
+	 * The fields: names, types, offsets, fault bits.  The fetches in it
+	 * are those of the place that made the event, which shares it.
+	 */
 	int				nargs;
 	struct tkp_arg			*args;
 	struct trace_event_class	class;
@@ -388,18 +391,26 @@ struct tkp_event {
 	struct rcu_head			rcu;
 };
 
-/* A fentry place's hold on one function, linked on its site while armed. */
+/*
+ * A fentry place's hold on one function, linked on its site while armed.
+ * @addr is the ftrace site; @ip is what the records say was probed: the
+ * place as written.  They differ where a function opens with a landing
+ * pad (endbr64 with IBT): "p SYM" is hooked past it and still reads
+ * SYM+0x0, the same with and without IBT.
+ */
 struct tkp_hook {
 	struct list_head		site_link;	/* on site->probes */
 	struct tkp_site			*site;
 	struct tkp_probe		*tp;
 	unsigned long			addr;
+	unsigned long			ip;
 };
 
 /* The kprobe or kretprobe of a place that is not on ftrace. */
 struct tkp_kp {
 	struct kretprobe		rp;	/* rp.kp alone for entry probes */
 	struct tkp_probe		*tp;
+	unsigned long			ip;	/* as tkp_hook.ip */
 };
 
 /* Hits and misses of one place, per CPU: the columns of kprobe_profile. */
@@ -425,6 +436,19 @@ struct tkp_probe {
 	char				*symbol;	/* NULL: address probe */
 	long				offset;
 	struct tkp_stat __percpu	*stat;
+	/*
+	 * What a hit here fetches: this place's own arguments, in the
+	 * event's layout (same names, types, offsets and fault bits as
+	 * ev->args).  The event's array for the place that made the event,
+	 * else @own_args.
+	 */
+	const struct tkp_arg		*args;
+	struct tkp_arg			*own_args;
+	int				nargs;
+	unsigned int			entry_size;	/* args taken at entry */
+	bool				one_str;	/* one arg, a string */
+	bool				full_regs;	/* args need every register */
+	bool				duration;	/* has $duration */
 	unsigned long			place;	/* address as written, or 0 */
 	unsigned long			addr;	/* where it is, while live */
 
@@ -931,6 +955,7 @@ static int tkp_parse_type(struct tkp_argctx *c, const char *t, size_t len,
 		if (!a->ndrf)
 			return tkp_arg_fail(c, t, TKP_ERR_BAD_STRING);
 		a->user |= BIT(a->ndrf - 1);
+		a->ustring = true;
 	} else if (blen == 6 && !strncmp(t, "symbol", 6)) {
 		a->kind = TKP_K_SYMBOL;
 		a->size = sizeof(long);
@@ -1320,7 +1345,7 @@ static void tkp_log_text(int argc, const char **argv, int word, int off,
 			 const char **texts, int idx)
 {
 	size_t len = 0;
-	int i, pos = 0;
+	int i, pos = -1;
 	char *cmd;
 
 	for (i = 0; i < argc; i++) {
@@ -1328,6 +1353,9 @@ static void tkp_log_text(int argc, const char **argv, int word, int off,
 			pos = len;
 		len += strlen(argv[i]) + 1;
 	}
+	/* A word past the last (an argument missing): just past the line. */
+	if (pos < 0)
+		pos = len;
 	cmd = kmalloc(len, GFP_KERNEL);
 	if (!cmd)
 		return;
@@ -1794,14 +1822,14 @@ static nokprobe_inline unsigned int tkp_from_entry(const struct tkp_event *ev,
  * Out of line: only return probes with $argN come here, and in line it
  * would weigh on the entry path of every fentry place.
  */
-static noinline void tkp_entry_capture(const struct tkp_event *ev,
+static noinline void tkp_entry_capture(const struct tkp_probe *tp,
 				       struct pt_regs *regs, u8 *data)
 {
 	const struct tkp_arg *a;
 	int i, len;
 
-	for (i = 0; i < ev->nargs; i++) {
-		a = &ev->args[i];
+	for (i = 0; i < tp->nargs; i++) {
+		a = &tp->args[i];
 		if (!a->at_entry)
 			continue;
 		if (a->kind == TKP_K_STRING) {
@@ -1818,14 +1846,16 @@ static noinline void tkp_entry_capture(const struct tkp_event *ev,
 NOKPROBE_SYMBOL(tkp_entry_capture);
 
 /*
- * Fetch every argument into the scratch buffer, laid out as the record
- * from the end of its header on.  Returns the number of bytes used.
+ * Fetch every argument of a place of @ev, whose fetch program is @args,
+ * into the scratch buffer, laid out as the record from the end of its
+ * header on.  Returns the number of bytes used.
  */
 static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_event *ev,
+						   const struct tkp_arg *args,
 						   struct pt_regs *regs,
 						   u8 *buf)
 {
-	const struct tkp_arg *a = ev->args, *end = a + ev->nargs;
+	const struct tkp_arg *a = args, *end = a + ev->nargs;
 	unsigned int hdr = ev->hdr_size, pos = ev->rec_size;
 	u64 faults = 0;
 	int len;
@@ -1872,16 +1902,16 @@ static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_event *ev,
  * tkp_fetch_args() for an event whose one argument is a string, the
  * usual shape of string probes: no loop, no test of other kinds.
  */
-static nokprobe_inline unsigned int tkp_fetch_one_str(const struct tkp_event *ev,
+static nokprobe_inline unsigned int tkp_fetch_one_str(const struct tkp_probe *tp,
 						      struct pt_regs *regs,
 						      u8 *buf)
 {
-	const struct tkp_arg *a = ev->args;
-	unsigned int pos = ev->rec_size;
+	const struct tkp_arg *a = tp->args;
+	unsigned int pos = tp->ev->rec_size;
 	char *dst = buf + sizeof(u32);
 	int len;
 
-	/* Its field is the first and only one (see tkp_alloc_event()). */
+	/* Its field is the first and only one (see tkp_set_args()). */
 	if (a->op == TKP_OP_MSTR)
 		len = tkp_fetch_mstr(a, regs, dst, TKP_MAX_RECORD - pos);
 	else
@@ -1905,6 +1935,29 @@ static nokprobe_inline void tkp_fill_hdr(const struct tkp_event *ev,
 
 #ifdef CONFIG_PERF_EVENTS
 /*
+ * The probed address (entry) or function (return) of the hit whose BPF
+ * programs run on this CPU; 0 when none does.  Saved and restored around
+ * each run, so an NMI's hit in between leaves it as it was.
+ */
+static DEFINE_PER_CPU(unsigned long, tkp_func_ip);
+
+/**
+ * trace_kprobe_func_ip - what bpf_get_func_ip() returns for a probe on ftrace
+ *
+ * A kprobe event hooked through ftrace runs its BPF programs with no
+ * kprobe running, so the BPF helper cannot ask the kprobes core which
+ * function was hit; it asks here instead.
+ *
+ * Return: the address the running BPF program's kprobe event was hit at
+ * (an entry probe) or whose return it is (a return probe), or 0 when no
+ * BPF program of ours runs on this CPU.
+ */
+unsigned long trace_kprobe_func_ip(void)
+{
+	return __this_cpu_read(tkp_func_ip);
+}
+
+/*
  * Hand the hit to BPF and perf.  Returns 1 when a BPF program moved the
  * instruction pointer (bpf_override_return): execution must then resume
  * there instead of going on in the probed function.
@@ -1921,8 +1974,13 @@ static nokprobe_inline int tkp_perf(struct tkp_event *ev,
 	void *rec;
 
 	if (bpf_prog_array_valid(call)) {
-		int keep = trace_call_bpf(call, regs);
+		unsigned long outer = __this_cpu_read(tkp_func_ip);
+		int keep;
 
+		/* For bpf_get_func_ip(), see trace_kprobe_func_ip(). */
+		__this_cpu_write(tkp_func_ip, a);
+		keep = trace_call_bpf(call, regs);
+		__this_cpu_write(tkp_func_ip, outer);
 		if (!ev->is_return && ip != instruction_pointer(regs))
 			return 1;
 		if (!keep)
@@ -1975,13 +2033,14 @@ static nokprobe_inline bool tkp_file_slow(struct trace_event_file *file)
 	       READ_ONCE(tracepoint_printk);
 }
 
-/* One record into @file the trace event core's way. */
-static noinline void tkp_record_slow(struct tkp_event *ev,
+/* One record of place @tp into @file the trace event core's way. */
+static noinline void tkp_record_slow(struct tkp_probe *tp,
 				     struct trace_event_file *file,
 				     struct pt_regs *regs,
 				     unsigned long a, unsigned long b,
 				     const u8 *args, unsigned int body)
 {
+	struct tkp_event *ev = tp->ev;
 	struct trace_event_buffer fbuf;
 	void *rec;
 
@@ -1995,7 +2054,7 @@ static noinline void tkp_record_slow(struct tkp_event *ev,
 	if (args)
 		memcpy(rec + ev->hdr_size, args, body);
 	else if (body)
-		tkp_fetch_args(ev, regs, rec + ev->hdr_size);
+		tkp_fetch_args(ev, tp->args, regs, rec + ev->hdr_size);
 	trace_event_buffer_commit(&fbuf);
 }
 NOKPROBE_SYMBOL(tkp_record_slow);
@@ -2057,10 +2116,12 @@ static nokprobe_inline void *tkp_event_data(struct ring_buffer_event *event)
 }
 
 /*
- * One record straight into @file's ring buffer: its arguments from
- * @args, or fetched right into it when @args is NULL.
+ * One record of @ev straight into @file's ring buffer: its arguments
+ * from @args, or fetched right into it by the place's fetch program
+ * @prog when @args is NULL.
  */
 static nokprobe_inline void tkp_record_fast(struct tkp_event *ev,
+					    const struct tkp_arg *prog,
 					    struct trace_event_file *file,
 					    struct pt_regs *regs,
 					    unsigned long a, unsigned long b,
@@ -2069,18 +2130,23 @@ static nokprobe_inline void tkp_record_fast(struct tkp_event *ev,
 	struct trace_buffer *buffer = file->tr->array_buffer.buffer;
 	struct ring_buffer_event *event;
 	struct trace_entry *ent;
+	unsigned int ctx;
 
+	/*
+	 * Before the reservation, which disables preemption until the
+	 * commit: the record's preempt depth is the probed context's.
+	 */
+	ctx = tkp_trace_ctx();
 	event = ring_buffer_lock_reserve(buffer, ev->hdr_size + body);
 	if (!event)
 		return;
 	ent = tkp_event_data(event);
-	tracing_generic_entry_update(ent, ev->call.event.type,
-				     tkp_trace_ctx());
+	tracing_generic_entry_update(ent, ev->call.event.type, ctx);
 	tkp_fill_hdr(ev, ent, a, b);
 	if (args)
 		tkp_copy((u8 *)ent + ev->hdr_size, args, body);
 	else if (body)
-		tkp_fetch_args(ev, regs, (u8 *)ent + ev->hdr_size);
+		tkp_fetch_args(ev, prog, regs, (u8 *)ent + ev->hdr_size);
 	trace_buffer_unlock_commit_nostack(buffer, event);
 }
 
@@ -2096,22 +2162,22 @@ static nokprobe_inline u8 *tkp_scratch_of(unsigned int slot)
  * fixed-size case more than the call costs here.  The usual event of one
  * string has its own, lighter than the general one.
  */
-static noinline unsigned int tkp_fetch_str1(const struct tkp_event *ev,
+static noinline unsigned int tkp_fetch_str1(const struct tkp_probe *tp,
 					    struct pt_regs *regs, u8 *buf)
 {
-	return tkp_fetch_one_str(ev, regs, buf);
+	return tkp_fetch_one_str(tp, regs, buf);
 }
 NOKPROBE_SYMBOL(tkp_fetch_str1);
 
-static noinline unsigned int tkp_fetch_dyn(const struct tkp_event *ev,
+static noinline unsigned int tkp_fetch_dyn(const struct tkp_probe *tp,
 					   struct pt_regs *regs, u8 *buf)
 {
-	return tkp_fetch_args(ev, regs, buf);
+	return tkp_fetch_args(tp->ev, tp->args, regs, buf);
 }
 NOKPROBE_SYMBOL(tkp_fetch_dyn);
 
 /* tkp_record_fast() for a record with strings, staged in buffer @slot. */
-static nokprobe_inline void tkp_record_dyn(struct tkp_event *ev,
+static nokprobe_inline void tkp_record_dyn(struct tkp_probe *tp,
 					   struct trace_event_file *file,
 					   struct pt_regs *regs,
 					   unsigned long a, unsigned long b,
@@ -2119,18 +2185,18 @@ static nokprobe_inline void tkp_record_dyn(struct tkp_event *ev,
 {
 	u8 *args = tkp_scratch_of(slot);
 
-	tkp_record_fast(ev, file, regs, a, b, args,
-			ev->one_str ? tkp_fetch_str1(ev, regs, args) :
-				      tkp_fetch_dyn(ev, regs, args));
+	tkp_record_fast(tp->ev, tp->args, file, regs, a, b, args,
+			tp->one_str ? tkp_fetch_str1(tp, regs, args) :
+				      tkp_fetch_dyn(tp, regs, args));
 }
 
 /* The same out of line, for kprobes and returns (see __tkp_emit()). */
-static noinline void tkp_record_dyn_call(struct tkp_event *ev,
+static noinline void tkp_record_dyn_call(struct tkp_probe *tp,
 					 struct trace_event_file *file,
 					 struct pt_regs *regs, unsigned long a,
 					 unsigned long b, unsigned int slot)
 {
-	tkp_record_dyn(ev, file, regs, a, b, slot);
+	tkp_record_dyn(tp, file, regs, a, b, slot);
 }
 NOKPROBE_SYMBOL(tkp_record_dyn_call);
 
@@ -2154,16 +2220,17 @@ static noinline int tkp_emit_general(struct tkp_probe *tp,
 		return 0;
 	if (body) {
 		args = tkp_scratch_of(slot);
-		body = tkp_fetch_args(ev, regs, args);
+		body = tkp_fetch_args(ev, tp->args, regs, args);
 	}
 	for (i = 0; files && i < files->nr; i++) {
 		file = READ_ONCE(files->file[i]);
 		if (!file)
 			continue;
 		if (unlikely(tkp_file_slow(file)))
-			tkp_record_slow(ev, file, regs, a, b, args, body);
+			tkp_record_slow(tp, file, regs, a, b, args, body);
 		else
-			tkp_record_fast(ev, file, regs, a, b, args, body);
+			tkp_record_fast(ev, tp->args, file, regs, a, b, args,
+					body);
 	}
 	return perf ? tkp_perf(ev, regs, a, b, args, body) : 0;
 }
@@ -2193,12 +2260,12 @@ static nokprobe_inline int __tkp_emit(struct tkp_probe *tp,
 	 */
 	if (likely(file && !tkp_file_slow(file))) {
 		if (!ev->dyn)
-			tkp_record_fast(ev, file, regs, a, b, NULL,
+			tkp_record_fast(ev, tp->args, file, regs, a, b, NULL,
 					ev->rec_size - ev->hdr_size);
 		else if (dyn_inline)
-			tkp_record_dyn(ev, file, regs, a, b, slot);
+			tkp_record_dyn(tp, file, regs, a, b, slot);
 		else
-			tkp_record_dyn_call(ev, file, regs, a, b, slot);
+			tkp_record_dyn_call(tp, file, regs, a, b, slot);
 		return 0;
 	}
 	return tkp_emit_general(tp, regs, a, b, slot);
@@ -2317,7 +2384,8 @@ static nokprobe_inline int tkp_emit_locked(struct tkp_probe *tp,
 
 static int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct tkp_probe *tp = container_of(kp, struct tkp_kp, rp.kp)->tp;
+	struct tkp_kp *k = container_of(kp, struct tkp_kp, rp.kp);
+	struct tkp_probe *tp = k->tp;
 	bool release;
 	int bit, ret;
 
@@ -2328,8 +2396,7 @@ static int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 		raw_cpu_inc(tp->stat->miss);
 		return 0;
 	}
-	ret = __tkp_emit(tp, regs, (unsigned long)kp->addr, 0,
-			 bit - TRACE_FTRACE_START, false);
+	ret = __tkp_emit(tp, regs, k->ip, 0, bit - TRACE_FTRACE_START, false);
 	if (release)
 		tkp_recursion_unlock(bit);
 	if (!ret)
@@ -2358,7 +2425,7 @@ static int tkp_return_entry(struct kretprobe_instance *ri,
 		raw_cpu_inc(tp->stat->miss);
 		return 1;
 	}
-	if (!tp->ev->entry_size)
+	if (!tp->entry_size)
 		return 0;
 	/* Fetching may reach probes, as recording does; no return hook. */
 	bit = tkp_kprobe_lock(&rp->kp, &release);
@@ -2366,7 +2433,7 @@ static int tkp_return_entry(struct kretprobe_instance *ri,
 		raw_cpu_inc(tp->stat->miss);
 		return 1;
 	}
-	tkp_entry_capture(tp->ev, regs, ri->data + sizeof(u64));
+	tkp_entry_capture(tp, regs, ri->data + sizeof(u64));
 	if (release)
 		tkp_recursion_unlock(bit);
 	return 0;
@@ -2490,8 +2557,8 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
 	container_of(node, struct tkp_rnode, node)->func = func;
 	if (unlikely(pool->ctx)) {
 		rn = container_of(node, struct tkp_rnode, node);
-		if (tp->ev->entry_size)
-			tkp_entry_capture(tp->ev, regs, rn->data);
+		if (tp->entry_size)
+			tkp_entry_capture(tp, regs, rn->data);
 		if (pool->duration)
 			rn->entry_ns = trace_clock_local();
 	}
@@ -2509,7 +2576,7 @@ static nokprobe_inline bool tkp_needs_full(const struct tkp_probe *tp)
 {
 	/* A return is recorded from the rethook's registers, all of them. */
 	return !tp->ev->is_return &&
-	       (tp->ev->full_regs || READ_ONCE(tp->ev->perf_on));
+	       (tp->full_regs || READ_ONCE(tp->ev->perf_on));
 }
 
 /*
@@ -2551,8 +2618,8 @@ static nokprobe_inline void tkp_fentry_common(unsigned long ip,
 	}
 	list_for_each_entry_rcu(hk, &site->probes, site_link) {
 		tp = hk->tp;
-		if (tp->ev->is_return && likely(!tp->ev->entry_size)) {
-			tkp_pool_hook(tp, regs, ip);
+		if (tp->ev->is_return && likely(!tp->entry_size)) {
+			tkp_pool_hook(tp, regs, hk->ip);
 			continue;
 		}
 		if (!full && unlikely(tkp_needs_full(tp)))
@@ -2564,10 +2631,10 @@ static nokprobe_inline void tkp_fentry_common(unsigned long ip,
 			continue;
 		}
 		if (tp->ev->is_return) {
-			tkp_pool_hook(tp, regs, ip);
+			tkp_pool_hook(tp, regs, hk->ip);
 			continue;
 		}
-		if (tkp_emit(tp, regs, ip, 0, bit - TRACE_FTRACE_START)) {
+		if (tkp_emit(tp, regs, hk->ip, 0, bit - TRACE_FTRACE_START)) {
 			saved = instruction_pointer(regs);	/* BPF's */
 			break;
 		}
@@ -3072,9 +3139,9 @@ static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
 		return NULL;
 	}
 	pool->tp = tp;
-	pool->duration = tp->ev->duration;
-	pool->ctx = tp->ev->duration || tp->ev->entry_size;
-	pool->node_size = sizeof(*rn) + tp->ev->entry_size;
+	pool->duration = tp->duration;
+	pool->ctx = tp->duration || tp->entry_size;
+	pool->node_size = sizeof(*rn) + tp->entry_size;
 	init_irq_work(&pool->irq, tkp_pool_irq);
 	INIT_WORK(&pool->grow, tkp_pool_grow);
 	for (i = 0; i < nr; i++) {
@@ -3110,6 +3177,37 @@ static void tkp_pool_free(struct tkp_pool *pool)
 static bool tkp_is_pattern(const char *sym)
 {
 	return sym && strpbrk(sym, "*?[");
+}
+
+/*
+ * The ftrace site a kprobe on @base + @offset would be placed at, or 0 if
+ * that is not an ftrace site.  The kprobes core moves a probe on a
+ * function's first byte past its landing pad (endbr64 with IBT, BTI on
+ * arm64), to where ftrace's call is: so does this.
+ */
+static unsigned long tkp_site_of(unsigned long base, long offset)
+{
+	unsigned long site;
+	bool entry;
+
+	if (!base || offset < 0)
+		return 0;
+	site = (unsigned long)arch_adjust_kprobe_addr(base, offset, &entry);
+	return site && ftrace_location(site) == site ? site : 0;
+}
+
+/*
+ * What a record says was probed at ftrace site @site of a pattern's
+ * function: the function, when the site is where "p FUNC" would hook.
+ */
+static unsigned long tkp_entry_of_site(unsigned long site)
+{
+	unsigned long size, off;
+
+	if (kallsyms_lookup_size_offset(site, &size, &off) && off &&
+	    tkp_site_of(site - off, 0) == site)
+		return site - off;
+	return site;
 }
 
 /*
@@ -3162,6 +3260,7 @@ static int tkp_wild_register(struct tkp_probe *tp)
 				continue;
 			}
 			hooks[n].tp = tp;
+			hooks[n].ip = tkp_entry_of_site(e->ip);
 			hooks[n++].addr = e->ip;
 		}
 	}
@@ -3196,24 +3295,25 @@ out:
 /*
  * Put @tp on ftrace if its place is the entry of a function ftrace can
  * patch and kprobes would accept.  Returns 0 when it did, 1 when @tp
- * needs a kprobe instead, or an error.  perf's private probes stay on
- * kprobes, where BPF expects them (bpf_get_func_ip, say).
+ * needs a kprobe instead, or an error.  perf's private probes go there
+ * too: BPF gets the registers a kprobe would give (tkp_fentry_common()),
+ * may move the instruction pointer, and bpf_get_func_ip() asks
+ * trace_kprobe_func_ip() when no kprobe is running.
  */
 static int tkp_fentry_register(struct tkp_probe *tp)
 {
-	unsigned long addr = tp->place;
+	unsigned long ip = tp->place, addr;
 
-	if (tp->ev->local)
-		return 1;
 	if (tkp_is_pattern(tp->symbol))
 		return tkp_wild_register(tp);
-	if (!addr && tp->symbol) {
-		addr = kallsyms_lookup_name(tp->symbol);
-		if (addr)
-			addr += tp->offset;
+	if (!ip && tp->symbol) {
+		ip = kallsyms_lookup_name(tp->symbol);
+		addr = tkp_site_of(ip, tp->offset);
+		ip += tp->offset;
+	} else {
+		addr = tkp_site_of(ip, 0);
 	}
-	if (!addr || ftrace_location(addr) != addr ||
-	    within_kprobe_blacklist(addr))
+	if (!addr || within_kprobe_blacklist(addr))
 		return 1;
 	if (tp->ev->is_return && !tp->pool) {
 		tp->pool = tkp_pool_alloc(tp, tp->maxactive ?: TKP_POOL_DEFAULT);
@@ -3224,6 +3324,7 @@ static int tkp_fentry_register(struct tkp_probe *tp)
 		kfree(tp->hooks);
 	tp->hook1.tp = tp;
 	tp->hook1.addr = addr;
+	tp->hook1.ip = ip;
 	tp->hooks = &tp->hook1;
 	tp->nr_hooks = 1;
 	tp->addr = addr;
@@ -3440,6 +3541,7 @@ static void tkp_free_probe(struct tkp_probe *tp)
 	if (!tp)
 		return;
 	tkp_pool_free(tp->pool);
+	tkp_free_args(tp->own_args, tp->nargs);
 	kfree(tp->kp);
 	if (tp->hooks != &tp->hook1)
 		kfree(tp->hooks);
@@ -3599,20 +3701,49 @@ static struct tkp_probe *tkp_alloc_probe(const struct tkp_spec *spec)
  * a byte saying it was read, or a string's length and its bytes.
  */
 
-static void tkp_entry_layout(struct tkp_event *ev, struct tkp_arg *a)
+static void tkp_entry_layout(struct tkp_probe *tp, struct tkp_arg *a)
 {
 	if (!a->at_entry)
 		return;
 	if (a->kind == TKP_K_STRING) {
-		a->entry_off = ALIGN(ev->entry_size, sizeof(u16));
-		ev->entry_size = a->entry_off + sizeof(u16) + TKP_ENTRY_STR;
+		a->entry_off = ALIGN(tp->entry_size, sizeof(u16));
+		tp->entry_size = a->entry_off + sizeof(u16) + TKP_ENTRY_STR;
 	} else {
-		a->entry_off = ALIGN(ev->entry_size, sizeof(u64));
-		ev->entry_size = a->entry_off + a->size * (a->count ?: 1) + 1;
+		a->entry_off = ALIGN(tp->entry_size, sizeof(u64));
+		tp->entry_size = a->entry_off + a->size * (a->count ?: 1) + 1;
 	}
 }
 
-/* The event of @spec; its arguments move from @spec to the event. */
+/*
+ * Give place @tp, whose event is set, its fetch program: @nargs
+ * arguments laid out as the event's fields; @tp frees them if @own.  What
+ * the place needs follows from them: all registers or not, what its
+ * entry takes.
+ */
+static void tkp_set_args(struct tkp_probe *tp, struct tkp_arg *args,
+			 int nargs, bool own)
+{
+	const struct tkp_event *ev = tp->ev;
+	int i;
+
+	tp->args = args;
+	tp->nargs = nargs;
+	tp->own_args = own ? args : NULL;
+	for (i = 0; i < nargs; i++) {
+		tp->full_regs |= !tkp_arg_partial_ok(&args[i]);
+		tp->duration |= args[i].src == TKP_SRC_DURATION;
+		tkp_entry_layout(tp, &args[i]);
+	}
+	tp->one_str = nargs == 1 && (args[0].op == TKP_OP_MSTR ||
+				     args[0].op == TKP_OP_STR) &&
+		      args[0].offset == ev->hdr_size &&
+		      ev->rec_size == ev->hdr_size + sizeof(u32);
+}
+
+/*
+ * The event of @spec; its arguments move from @spec to the event, whose
+ * first place shares them (tkp_set_args()).
+ */
 static struct tkp_event *tkp_alloc_event(struct tkp_spec *spec)
 {
 	struct tkp_event *ev;
@@ -3630,16 +3761,8 @@ static struct tkp_event *tkp_alloc_event(struct tkp_spec *spec)
 					 sizeof(struct tkp_entry_rec);
 	ev->rec_size = spec->rec_size;
 	ev->fault_off = spec->fault_off;
-	for (i = 0; i < ev->nargs; i++) {
+	for (i = 0; i < ev->nargs; i++)
 		ev->dyn |= ev->args[i].kind == TKP_K_STRING;
-		ev->full_regs |= !tkp_arg_partial_ok(&ev->args[i]);
-		ev->duration |= ev->args[i].src == TKP_SRC_DURATION;
-		tkp_entry_layout(ev, &ev->args[i]);
-	}
-	ev->one_str = ev->nargs == 1 && (ev->args[0].op == TKP_OP_MSTR ||
-					 ev->args[0].op == TKP_OP_STR) &&
-		      ev->args[0].offset == ev->hdr_size &&
-		      ev->rec_size == ev->hdr_size + sizeof(u32);
 	ev->class.system = kstrdup(spec->group, GFP_KERNEL);
 	ev->call.name = spec->event[0] ? kstrdup(spec->event, GFP_KERNEL) :
 					 tkp_auto_name(spec);
@@ -3694,7 +3817,9 @@ static enum tkp_err tkp_reg_err(int err)
 
 static int tkp_kprobe_register(struct tkp_probe *tp, bool is_return)
 {
+	unsigned long size, off;
 	struct tkp_kp *k;
+	bool entry;
 	int ret;
 
 	k = kzalloc(sizeof(*k), GFP_KERNEL);
@@ -3712,9 +3837,9 @@ static int tkp_kprobe_register(struct tkp_probe *tp, bool is_return)
 	if (is_return) {
 		k->rp.handler = tkp_return_hit;
 		k->rp.maxactive = tp->maxactive;
-		if (tp->ev->duration || tp->ev->entry_size) {
+		if (tp->duration || tp->entry_size) {
 			k->rp.entry_handler = tkp_return_entry;
-			k->rp.data_size = sizeof(u64) + tp->ev->entry_size;
+			k->rp.data_size = sizeof(u64) + tp->entry_size;
 		}
 		ret = register_kretprobe(&k->rp);
 	} else {
@@ -3727,6 +3852,14 @@ static int tkp_kprobe_register(struct tkp_probe *tp, bool is_return)
 	}
 	tp->kp = k;
 	tp->addr = (unsigned long)k->rp.kp.addr;
+	/* Moved past a landing pad from the place as written? */
+	k->ip = tp->addr;
+	if (!(tp->symbol ? tp->offset : 0) &&
+	    kallsyms_lookup_size_offset(tp->addr, &size, &off) && off &&
+	    (unsigned long)arch_adjust_kprobe_addr(tp->addr - off, 0,
+						   &entry) == tp->addr &&
+	    (!tp->place || tp->place == tp->addr - off))
+		k->ip = tp->addr - off;
 	tp->registered = true;
 	return 0;
 }
@@ -3734,8 +3867,17 @@ static int tkp_kprobe_register(struct tkp_probe *tp, bool is_return)
 /* Make @tp's place live, on ftrace if it can be, else as a kprobe. */
 static int tkp_place_register(struct tkp_probe *tp)
 {
-	int ret = tkp_fentry_register(tp);
+	int ret;
 
+	/*
+	 * Every way a place becomes live comes here: tracefs, perf's kprobe
+	 * PMU, the in-kernel API, boot-time probes and modules loading.
+	 * Under lockdown=confidentiality none may, as with kprobes alone.
+	 */
+	ret = security_locked_down(LOCKDOWN_KPROBES);
+	if (ret)
+		return ret;
+	ret = tkp_fentry_register(tp);
 	if (ret <= 0)
 		return ret;
 	return tkp_kprobe_register(tp, tp->ev->is_return);
@@ -3851,10 +3993,29 @@ static bool tkp_same_place(const struct tkp_probe *tp,
 }
 
 /*
- * May @spec's place join @ev?  Only with the same kind of probe and the
- * same arguments, and not twice at one place.
+ * Do @a and @b make the same field: the same name and type?  Where each
+ * fetches its value from does not matter.  Every string is a
+ * "__data_loc char[]", but string and ustring are two types.
  */
-static int tkp_check_join(struct tkp_event *ev, const struct tkp_spec *spec,
+static bool tkp_same_field(const struct tkp_arg *a, const struct tkp_arg *b)
+{
+	if (strcmp(a->name, b->name) || a->kind != b->kind)
+		return false;
+	if (a->kind == TKP_K_STRING)
+		return a->ustring == b->ustring;
+	return a->size == b->size && a->count == b->count &&
+	       a->bf_lshift == b->bf_lshift && a->bf_rshift == b->bf_rshift;
+}
+
+/*
+ * May @spec's place join @ev?  Only with the same kind of probe and
+ * arguments of the same names and types, in the same order (fetched as
+ * the place likes), and not twice at one place.  If so, @spec's
+ * arguments take the event's layout: the offsets of its fields, and its
+ * fault bits (an argument the event has none for records 0 when its
+ * fetch faults).
+ */
+static int tkp_check_join(struct tkp_event *ev, struct tkp_spec *spec,
 			  enum tkp_err *err, int *word)
 {
 	struct tkp_probe *tp;
@@ -3867,8 +4028,7 @@ static int tkp_check_join(struct tkp_event *ev, const struct tkp_spec *spec,
 	}
 	for (i = 0; i < max(ev->nargs, spec->nargs); i++) {
 		if (i >= ev->nargs || i >= spec->nargs ||
-		    strcmp(ev->args[i].name, spec->args[i].name) ||
-		    strcmp(ev->args[i].text, spec->args[i].text)) {
+		    !tkp_same_field(&ev->args[i], &spec->args[i])) {
 			*err = TKP_ERR_DIFF_ARG_TYPE;
 			*word = 2 + i;
 			return -EEXIST;
@@ -3880,6 +4040,12 @@ static int tkp_check_join(struct tkp_event *ev, const struct tkp_spec *spec,
 			return -EEXIST;
 		}
 	}
+	for (i = 0; i < spec->nargs; i++) {
+		spec->args[i].offset = ev->args[i].offset;
+		spec->args[i].fault_bit = ev->args[i].fault_bit;
+	}
+	spec->rec_size = ev->rec_size;
+	spec->fault_off = ev->fault_off;
 	return 0;
 }
 
@@ -3926,6 +4092,13 @@ static int tkp_register(struct tkp_probe *tp, struct tkp_spec *spec,
 	}
 
 	tp->ev = ev;
+	/* Before the place registers: what it needs depends on them. */
+	if (fresh) {
+		tkp_set_args(tp, ev->args, ev->nargs, false);
+	} else {
+		tkp_set_args(tp, spec->args, spec->nargs, true);
+		spec->args = NULL;
+	}
 	*word = 1;
 	if (spec->symbol[0] && !strchr(spec->symbol, ':'))
 		spec->cands = tkp_count_symbols(spec->symbol);
@@ -4275,9 +4448,8 @@ static int tkp_dyn_show(struct seq_file *m, struct dyn_event *ev)
 		seq_printf(m, "%s%+ld", tp->symbol, tp->offset);
 	else
 		seq_puts(m, tp->symbol);
-	for (i = 0; i < tp->ev->nargs; i++)
-		seq_printf(m, " %s=%s", tp->ev->args[i].name,
-			   tp->ev->args[i].text);
+	for (i = 0; i < tp->nargs; i++)
+		seq_printf(m, " %s=%s", tp->args[i].name, tp->args[i].text);
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -4334,12 +4506,12 @@ static bool tkp_match_one(const char *system, const char *event,
 	/* Further words must name the place, then the arguments as listed. */
 	if (!argc)
 		return true;
-	if (!tkp_place_is(tp, argv[0]) || argc - 1 > tp->ev->nargs)
+	if (!tkp_place_is(tp, argv[0]) || argc - 1 > tp->nargs)
 		return false;
 	for (i = 1; i < argc; i++)
-		if (!tkp_arg_is(&tp->ev->args[i - 1], argv[i]))
+		if (!tkp_arg_is(&tp->args[i - 1], argv[i]))
 			return false;
-	return argc - 1 == tp->ev->nargs;
+	return argc - 1 == tp->nargs;
 }
 
 /*
@@ -4554,8 +4726,10 @@ create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
 	strscpy(spec->group, TKP_DEFAULT_GROUP, sizeof(spec->group));
 	ret = -EINVAL;
 	if (func) {
+		/* One function per perf event: no pattern. */
 		if (strscpy(spec->symbol, func, sizeof(spec->symbol)) < 0 ||
-		    !tkp_symbol_ok(spec->symbol) || offs > INT_MAX)
+		    !tkp_symbol_ok(spec->symbol) ||
+		    tkp_is_pattern(spec->symbol) || offs > INT_MAX)
 			goto out;
 		spec->offset = offs;
 	} else {
@@ -4572,7 +4746,7 @@ create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
 		goto out;
 	ev->local = true;
 	tp->ev = ev;
-	ret = tkp_kprobe_register(tp, is_return);
+	ret = tkp_place_register(tp);
 	if (ret)
 		goto out;
 	list_add(&tp->sibling, &ev->probes);
@@ -4589,7 +4763,9 @@ out:
  * destroy_local_trace_kprobe - undo create_local_trace_kprobe()
  * @event_call: what create_local_trace_kprobe() returned
  *
- * perf has detached by now; unregistering waits for running handlers.
+ * perf has detached by now, which disarmed the place and waited a grace
+ * period (so this needs no event_mutex); unregistering a kprobe waits
+ * for running handlers.
  */
 void destroy_local_trace_kprobe(struct trace_event_call *event_call)
 {
@@ -4897,8 +5073,23 @@ static __init int tkp_init_files(void)
 			  &tkp_events_fops);
 	trace_create_file("kprobe_profile", TRACE_MODE_READ, NULL, NULL,
 			  &tkp_profile_fops);
-	if (tkp_boot_cmds[0])
-		tkp_boot_setup();
 	return 0;
 }
 fs_initcall(tkp_init_files);
+
+/*
+ * Boot-time probes wait until tracefs has its event directories: it
+ * makes them from a workqueue started at fs_initcall time, and an event
+ * added while that work runs, after it walked the events and before it
+ * says the directories exist, would never get one (a kprobe_event= probe
+ * listed and enabled, with no events/GROUP/EVENT/).  trace.c flushes
+ * that work in its late_initcall_sync, which runs before ours (link
+ * order); user space starts after both.
+ */
+static __init int tkp_init_boot(void)
+{
+	if (tkp_boot_cmds[0] && !tracing_init_dentry())
+		tkp_boot_setup();
+	return 0;
+}
+late_initcall_sync(tkp_init_boot);

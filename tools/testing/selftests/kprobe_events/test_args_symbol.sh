@@ -24,7 +24,9 @@ total=$(count_trace " sy: (")
 log "sy records: $total"
 [ "$total" -gt 0 ] || fail "no 'sy: (' record in trace"
 # %ip at the entry probe is vfs_read's address, or one past it (int3)
-pat=' sy: \(vfs_read\+0x0/0x[0-9a-f]+\) ip=vfs_read\+0x[01]/0x[0-9a-f]+ j=[1-9][0-9]* b=1970170188 v=0x6576'
+# %ip is where a kprobe on the entry would leave it: just past its int3,
+# or the ftrace call, which sits after endbr64 (+4) on an IBT kernel.
+pat=' sy: \(vfs_read\+0x0/0x[0-9a-f]+\) ip=vfs_read\+0x[0-9]/0x[0-9a-f]+ j=[1-9][0-9]* b=1970170188 v=0x6576'
 case "$def" in
 *" a=@"*) pat="$pat a=1970170188" ;;
 esac

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: under lockdown=confidentiality no probe can be defined, removed or listed
+# description: under lockdown=confidentiality no probe can be defined, removed or listed, through tracefs or perf's kprobe PMU
 #
 # Runs in make check-debug's locked-down boots, skips elsewhere:
 #  - lockdown=confidentiality on the command line: tracing is refused from
@@ -10,6 +10,8 @@
 #    defined, then the test raises lockdown to confidentiality, after
 #    which every write, truncation and read of our files fails with
 #    EPERM and the kernel log says why.
+# In both, perf_event_open() with the kprobe PMU (as perf and bpftrace
+# make their probes) is refused with EPERM, for entry and return probes.
 LIB_NO_TRACEFS_CHECK=1
 . "$(dirname "$0")/lib.sh"
 
@@ -20,6 +22,16 @@ mode=$(sed -n 's/.*\[\([a-z]*\)\].*/\1/p' $SEC/lockdown)
 log "lockdown: $(cat $SEC/lockdown)"
 grep -qw "lockdown=$mode" /proc/cmdline ||
 	skip "not booted with lockdown=integrity or lockdown=confidentiality"
+
+# pmu_refused: the kprobe PMU makes no probe (entry, return) under lockdown.
+pmu_refused() {
+	[ -f /sys/bus/event_source/devices/kprobe/type ] ||
+		{ log "no kprobe PMU: not checked"; return 0; }
+	out=$("$DIR/kpe_perf" kprobe vfs_write 2>/dev/null)
+	refused "a kprobe PMU entry probe" "$out" EPERM
+	out=$("$DIR/kpe_perf" kprobe vfs_write ret 2>/dev/null)
+	refused "a kprobe PMU return probe" "$out" EPERM
+}
 
 # refused WHAT OUT ALLOWED...: OUT (kpe_write's) must be one of ALLOWED
 refused() {
@@ -42,6 +54,7 @@ confidentiality)
 		refused "defining a probe through $f" "$out" ENOENT EPERM
 	done
 	[ ! -d "$T/events/kprobes" ] || fail "events/kprobes exists under lockdown"
+	pmu_refused
 	;;
 integrity)
 	[ -f "$T/kprobe_events" ] || fail "no kprobe_events under lockdown=integrity"
@@ -61,6 +74,7 @@ integrity)
 	done
 	out=$("$KPE_WRITE" -a "$T/events/kprobes/ld_keep/enable" 1)
 	refused "enabling a probe" "$out" EPERM
+	pmu_refused
 	for f in kprobe_events dynamic_events kprobe_profile; do
 		cat "$T/$f" > /dev/null 2>&1 && fail "$f is readable under lockdown"
 	done

@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: what perf probe defines for a function inlined in several
+# places (one event whose places fetch the variable from different
+# registers or the stack), made on the host from vmlinux's DWARF with
+# "perf probe -k vmlinux -D 'file_start_write file'", is taken, listed as
+# written, and each place records the file its own fetch reads
+. "$(dirname "$0")/lib.sh"
+reset || fail "initial reset failed"
+
+DEFS=$DIR/perf_probe_inline.txt
+WFILE=/tmp/kpe_ppi.$$
+[ -s "$DEFS" ] ||
+	skip "no $DEFS (perf or the kernel's vmlinux missing when the initramfs was made)"
+
+log "perf probe's definitions:"
+sed 's/^/#   /' "$DEFS"
+lines=$(grep -c '^[pr]' "$DEFS")
+event=$(sed -n '1s/^[pr][0-9]*:\([^ ]*\) .*/\1/p' "$DEFS")
+[ -n "$event" ] || fail "no GROUP/EVENT in the first definition"
+[ "$(sed -n 's/^[pr][0-9]*:\([^ ]*\) .*/\1/p' "$DEFS" | sort -u)" = "$event" ] ||
+	fail "the definitions are not all of $event"
+# At least two places fetch differently, or this proves no more than
+# test_multiprobe.sh does.
+fetches=$(cut -d' ' -f3- "$DEFS" | sort -u | wc -l)
+log "$lines places of $event, $fetches different argument texts"
+[ "$lines" -ge 2 ] || fail "perf probe gave one place only"
+[ "$fetches" -ge 2 ] || fail "every place fetches alike"
+
+while read -r line; do
+	expect_ok "$line"
+done < "$DEFS"
+while read -r line; do
+	listing_has "$line" || fail "not listed as written: $line"
+done < "$DEFS"
+[ "$(nr_probes)" = "$lines" ] || fail "expected $lines places, $(nr_probes) listed"
+name=${event#*/}
+
+# What each place must record: the file being written to, which the
+# callers of the places below get as an argument.  write() goes through
+# vfs_write(), busybox cat's sendfile() through do_splice_direct().
+expect_ok 'p:kpe_ref/w vfs_write file=%di:x64'
+expect_ok 'p:kpe_ref/s do_splice_direct file=%dx:x64'
+# References first on, last off: every record of the event has its own.
+enable_ev kpe_ref/w
+enable_ev kpe_ref/s
+enable_ev "$event"
+echo x > "$WFILE"
+cat /proc/version > "$WFILE"
+disable_ev "$event"
+disable_ev kpe_ref/s
+disable_ev kpe_ref/w
+rm -f "$WFILE"
+
+# file=VALUE of a record of EVENT from functions matching FUNC_RE
+values() {
+	grep -E " $1: \($2\+0x[0-9a-f]+/0x[0-9a-f]+\) file=0x[0-9a-f]+\$" "$T/trace" |
+		sed 's/.* file=//' | sort -u
+}
+refs=$( (values w 'vfs_write'; values s 'do_splice_direct') | sort -u)
+log "files the references saw: $(echo $refs)"
+[ -n "$refs" ] || fail "the reference probes recorded nothing"
+
+total=$(count_trace " $name: (")
+log "$name records: $total"
+[ "$total" -gt 0 ] || fail "no $name record"
+grep -F " $name: (" "$T/trace" | grep -vqE " file=0x[0-9a-f]+\$" &&
+	rfail "$name" "$name records without file=0x..."
+# Place by place: every file recorded is one the references saw.
+hit_texts=
+for func in $(grep -F " $name: (" "$T/trace" |
+	sed -n 's/.* (\([a-zA-Z_0-9.]*\)+0x.*/\1/p' | sort -u); do
+	odd=
+	for v in $(values "$name" "$func"); do
+		echo "$refs" | grep -qxF "$v" || odd="$odd $v"
+	done
+	text=$(grep -E "^[pr][0-9]*:$event $func\\+" "$DEFS" | cut -d' ' -f3- | sort -u)
+	log "place $func ($text): $(values "$name" "$func" | wc -l) files"
+	[ -z "$odd" ] ||
+		fail "$func ($text) recorded files no reference saw:$odd"
+	hit_texts="$hit_texts$NL$text"
+done
+n=$(echo "$hit_texts" | sed '/^$/d' | sort -u | wc -l)
+log "records came from places with $n different argument texts"
+[ "$n" -ge 2 ] || fail "no records from two places that fetch differently"
+
+reset || fail "cleanup failed"
+pass
