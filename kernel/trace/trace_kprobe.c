@@ -2061,8 +2061,11 @@ NOKPROBE_SYMBOL(tkp_record_slow);
 
 /*
  * The flags and counts of struct trace_entry exactly as
- * tracing_gen_ctx_dec() gives them, computed in line: this is on every
- * hit's path, and the usual case (task context) is tested first.
+ * tracing_gen_ctx_dec() gives them before a reservation, computed in
+ * line: this is on every hit's path, and the usual case (task context)
+ * is tested first.  Called once the ring buffer has reserved the record,
+ * which keeps preemption disabled until the commit, so that the values
+ * need not be kept across the call: that one count is taken off again.
  */
 static nokprobe_inline unsigned int tkp_trace_ctx(void)
 {
@@ -2072,7 +2075,8 @@ static nokprobe_inline unsigned int tkp_trace_ctx(void)
 	 * preempt count: one read gives both.
 	 */
 	unsigned int raw = raw_cpu_read_4(__preempt_count);
-	unsigned int pc = raw & ~PREEMPT_NEED_RESCHED, fl = 0, migr = 0;
+	unsigned int pc = (raw & ~PREEMPT_NEED_RESCHED) -
+			  IS_ENABLED(CONFIG_PREEMPT_COUNT), fl = 0, migr = 0;
 
 	if (irqs_disabled())
 		fl |= TRACE_FLAG_IRQS_OFF;
@@ -2097,7 +2101,7 @@ static nokprobe_inline unsigned int tkp_trace_ctx(void)
 	return (fl << 16 | migr << 4 | min_t(unsigned int, pc & 0xff, 0xf)) -
 	       IS_ENABLED(CONFIG_PREEMPTION);
 #else
-	return tracing_gen_ctx_dec();
+	return tracing_gen_ctx_dec() - IS_ENABLED(CONFIG_PREEMPT_COUNT);
 #endif
 }
 
@@ -2130,18 +2134,13 @@ static nokprobe_inline void tkp_record_fast(struct tkp_event *ev,
 	struct trace_buffer *buffer = file->tr->array_buffer.buffer;
 	struct ring_buffer_event *event;
 	struct trace_entry *ent;
-	unsigned int ctx;
 
-	/*
-	 * Before the reservation, which disables preemption until the
-	 * commit: the record's preempt depth is the probed context's.
-	 */
-	ctx = tkp_trace_ctx();
 	event = ring_buffer_lock_reserve(buffer, ev->hdr_size + body);
 	if (!event)
 		return;
 	ent = tkp_event_data(event);
-	tracing_generic_entry_update(ent, ev->call.event.type, ctx);
+	tracing_generic_entry_update(ent, ev->call.event.type,
+				     tkp_trace_ctx());
 	tkp_fill_hdr(ev, ent, a, b);
 	if (args)
 		tkp_copy((u8 *)ent + ev->hdr_size, args, body);
