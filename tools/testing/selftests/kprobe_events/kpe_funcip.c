@@ -53,9 +53,9 @@
 #define JMP_IMM(op, d, i, o) INSN(BPF_JMP | (op) | BPF_K, d, 0, o, i)
 #define CALL(f)		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
 #define EXIT()		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
-#define LD_MAP_FD(d, fd) \
-	INSN(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_FD, 0, fd), \
-	INSN(0, 0, 0, 0, 0)
+/* A 64-bit load takes two slots: the map's fd, then the upper half (0). */
+#define LD_MAP_FD(d, fd) INSN(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_FD, 0, fd)
+#define LD_IMM64_HI()	INSN(0, 0, 0, 0, 0)
 
 /* The map's one value: what the hits saw, see above. */
 struct seen {
@@ -159,6 +159,7 @@ int main(int argc, char **argv)
 		LDX_DW(BPF_REG_8, BPF_REG_6, PT_REGS_IP_OFF),
 		ST_W(BPF_REG_10, -4, 0),
 		LD_MAP_FD(BPF_REG_1, map),
+		LD_IMM64_HI(),
 		MOV_REG(BPF_REG_2, BPF_REG_10),
 		ALU_IMM(BPF_ADD, BPF_REG_2, -4),
 		CALL(BPF_FUNC_map_lookup_elem),
