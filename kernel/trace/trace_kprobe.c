@@ -2097,9 +2097,16 @@ static nokprobe_inline unsigned int tkp_trace_ctx(void)
 #ifdef CONFIG_SMP
 	migr = min_t(unsigned int, current->migration_disabled, 0xf);
 #endif
-	/* Less our own caller's preempt_disable(), as the core does. */
-	return (fl << 16 | migr << 4 | min_t(unsigned int, pc & 0xff, 0xf)) -
-	       IS_ENABLED(CONFIG_PREEMPTION);
+	/*
+	 * Less our own caller's preempt_disable(), as the core does, but
+	 * never below 0: an int3 kprobe's handler runs with no
+	 * preempt_disable() of its own (x86), where the core's count
+	 * borrows into the other fields.
+	 */
+	pc = min_t(unsigned int, pc & 0xff, 0xf);
+	if (IS_ENABLED(CONFIG_PREEMPTION) && pc)
+		pc--;
+	return fl << 16 | migr << 4 | pc;
 #else
 	return tracing_gen_ctx_dec() - IS_ENABLED(CONFIG_PREEMPT_COUNT);
 #endif
@@ -3314,6 +3321,13 @@ static int tkp_fentry_register(struct tkp_probe *tp)
 	}
 	if (!addr || within_kprobe_blacklist(addr))
 		return 1;
+	/*
+	 * perf's private probes are not on the dynamic event list, which
+	 * the module notifier walks to unhook a module's places: in a
+	 * module they stay kprobes, which the kprobes core marks gone.
+	 */
+	if (tp->ev->local && !core_kernel_text(addr))
+		return 1;
 	if (tp->ev->is_return && !tp->pool) {
 		tp->pool = tkp_pool_alloc(tp, tp->maxactive ?: TKP_POOL_DEFAULT);
 		if (!tp->pool)
@@ -4107,7 +4121,10 @@ static int tkp_register(struct tkp_probe *tp, struct tkp_spec *spec,
 		goto free_event;
 	}
 	/* On a module not loaded yet, the place waits for the module. */
-	ret = tkp_module_absent(tp) ? 0 : tkp_place_register(tp);
+	/* A place waiting for its module is made live later: refuse now. */
+	ret = security_locked_down(LOCKDOWN_KPROBES);
+	if (!ret)
+		ret = tkp_module_absent(tp) ? 0 : tkp_place_register(tp);
 	if (ret) {
 		*err = tkp_reg_err(ret);
 		goto free_event;
@@ -4775,6 +4792,16 @@ void destroy_local_trace_kprobe(struct trace_event_call *event_call)
 		return;
 	ev = tp->ev;
 	tkp_kprobe_unregister(tp);
+	if (tp->pool) {
+		/*
+		 * Returns hooked before the disarm keep coming until their
+		 * rethook is stopped, and one may be in tkp_fentry_ret()
+		 * right now: stop it, and let such handlers finish.
+		 */
+		tkp_pool_free(tp->pool);
+		tp->pool = NULL;
+		synchronize_rcu();
+	}
 	tkp_free_probe(tp);
 	tkp_free_event(ev);
 }

@@ -54,6 +54,20 @@ if [ -x "$KPE_PERF" ] && [ -f /sys/bus/event_source/devices/kprobe/type ]; then
 		[ "$n" -ge 10 ] || fail "PMU $kind probe counted $n hits, expected 10 or more"
 	done
 	rm -f /tmp/kpe-ef
+	# In a module the PMU's probe stays a kprobe: perf's probes are not
+	# on the list the module notifier unhooks places from when it goes.
+	if modprobe trace-printk 2>/dev/null; then
+		n=$(KPE_PERF_SHOW=$EF "$KPE_PERF" kprobe trace_printk_irq_work 2>/tmp/kpe-ef) ||
+			fail "kprobe PMU probe on a module function: $n"
+		by=$(grep '^trace_printk_irq_work ' /tmp/kpe-ef | grep -o -e 'tkp_fentry[a-z_]*' -e 'kprobe_ftrace_handler' | head -n1)
+		log "PMU probe on trace_printk_irq_work (module): hooked by ${by:-nothing}"
+		rmmod trace-printk
+		[ "$by" = kprobe_ftrace_handler ] ||
+			{ dump /tmp/kpe-ef; fail "PMU probe in a module is on our ftrace hook (got '${by:-none}')"; }
+		rm -f /tmp/kpe-ef
+	else
+		log "no trace-printk module: the module case is not checked"
+	fi
 fi
 reset || fail "cleanup failed"
 pass

@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: a record's context flags (irqs-off, NMI/hardirq, preempt depth, migrate-disable) are those of the probed context, on the ftrace, return and int3 kprobe paths
+. "$(dirname "$0")/lib.sh"
+reset || fail "initial reset failed"
+OPT=/proc/sys/debug/kprobes-optimization
+opt=$(cat $OPT 2>/dev/null)
+
+# flags EVENT: the flags field (5 characters) of EVENT's records from
+# head, the task that the trigger runs (preempt depth 0 there).
+flags() {
+	grep -E "^ *head-[0-9]+ +\\[[0-9]+\\] [^ ]{5} .* $1: " "$T/trace" |
+		sed -E 's/^ *head-[0-9]+ +\[[0-9]+\] ([^ ]{5}) .*/\1/' | sort -u
+}
+
+# An int3 kprobe (optimization off): the first offset in vfs_read after
+# ftrace's call that kprobes accept (+9 with IBT, +5 without).
+[ -w $OPT ] && echo 0 > $OPT
+off=
+for o in 9 5 10 11 12 13 6 7 8; do
+	if quiet_write "p:ctx_kp vfs_read+$o" "$T/kprobe_events"; then off=$o; break; fi
+done
+[ -n "$off" ] || { [ -n "$opt" ] && echo "$opt" > $OPT; fail "no int3 place found in vfs_read+5..13"; }
+expect_ok "p:ctx_fe vfs_read"
+expect_ok "r:ctx_rt vfs_read"
+echo 1 > "$T/events/kprobes/enable" || fail "enable failed"
+head -n1 /proc/version > /dev/null
+echo 0 > "$T/events/kprobes/enable"
+[ -n "$opt" ] && echo "$opt" > $OPT
+grep -q "vfs_read+0x$(printf %x "$off")" /sys/kernel/debug/kprobes/list 2>/dev/null &&
+	log "kprobe: $(grep "vfs_read+0x$(printf %x "$off")" /sys/kernel/debug/kprobes/list)"
+
+# want EVENT REGEX: every flags field of EVENT's records matches REGEX.
+# Preempt depth and migrate-disable (the last two) are those of the task
+# (0, "."); the need-resched flag (2nd) may be anything.  The int3
+# handler runs with interrupts off ("d") in the NMI-like context x86
+# gives a kernel breakpoint ("Z"); the ftrace entry and the return in
+# the task's own context.
+want() {
+	f=$(flags "$1")
+	log "$1: flags '$(echo $f)'"
+	[ -n "$f" ] || { dump "$T/trace"; fail "no $1 record from head"; }
+	echo "$f" | grep -qvE "$2" &&
+		{ dump "$T/trace"; fail "$1 records' flags '$(echo $f)' do not all match $2"; }
+	return 0
+}
+want ctx_fe '^\..\.\.\.$'
+want ctx_rt '^\..\.\.\.$'
+want ctx_kp '^d.Z\.\.$'
+reset || fail "cleanup failed"
+pass
