@@ -57,50 +57,6 @@ cat "$KPLIST" > "$W/kprobes.before" 2>/dev/null
 cat "$T/enabled_functions" > "$W/ftrace.before" 2>/dev/null
 : > "$W/expect.listing"
 
-# defang: the console check on the host fails a run on kernel splat words
-# (WARNING:, BUG:, ...); bpftrace's own messages use some of them.
-defang() {
-	sed -e 's/WARNING:/warning:/g' -e 's/BUG:/bug:/g' -e 's/Oops/oops/g' \
-	    -e 's/KASAN/kasan/g' -e 's/UBSAN/ubsan/g' -e 's/Call Trace:/call trace:/g' \
-	    -e 's/Kernel panic/kernel-panic/g' -e 's/general protection fault/gp fault/g' \
-	    -e 's/^/#   /'
-}
-
-# btdump FILE: print a file (bpftrace's log or output), defanged
-btdump() {
-	echo "# --- $1:"
-	defang < "$1" 2>/dev/null
-}
-
-# btfail NAME MSG: fail, showing what bpftrace (or kpe_funcip) printed
-# and the kernel log
-btfail() {
-	_n=$1
-	shift
-	for _f in "$W/$_n.log" "$W/$_n.out" "$W/$_n.err"; do
-		[ -f "$_f" ] && btdump "$_f"
-	done
-	echo "# --- dmesg (last lines):"
-	dmesg 2>/dev/null | tail -n 15 | defang
-	fail "$*"
-}
-
-# bt NAME PROGRAM CMD: bpftrace $BT_OPTS -e PROGRAM -c CMD; the program's
-# output (printf) in $W/NAME.out, bpftrace's stdout and stderr (and CMD's)
-# in $W/NAME.log, its exit status in BT_RC.
-BT_OPTS=
-bt() {
-	rm -f "$W"/during.*
-	_t0=$(cut -d' ' -f1 /proc/uptime)
-	# shellcheck disable=SC2086
-	timeout 60 bpftrace $BT_OPTS -o "$W/$1.out" -e "$2" -c "$3" \
-		> "$W/$1.log" 2>&1
-	BT_RC=$?
-	_t1=$(cut -d' ' -f1 /proc/uptime)
-	log "$1: bpftrace exit status $BT_RC after $(echo "$_t0 $_t1" |
-		awk '{ printf "%.1f", $2 - $1 }') s"
-}
-
 # bt_ok NAME PROGRAM CMD: bt, which must exit 0
 bt_ok() {
 	bt "$@"

@@ -29,49 +29,6 @@ baseline
 cp "$W/kprobes.before" "$W/kprobes.start"
 cp "$W/ftrace.before" "$W/ftrace.start"
 
-# defang: the console check on the host fails a run on kernel splat words
-# (WARNING:, BUG:, ...); bpftrace's own messages use some of them.
-defang() {
-	sed -e 's/WARNING:/warning:/g' -e 's/BUG:/bug:/g' -e 's/Oops/oops/g' \
-	    -e 's/KASAN/kasan/g' -e 's/UBSAN/ubsan/g' -e 's/Call Trace:/call trace:/g' \
-	    -e 's/Kernel panic/kernel-panic/g' -e 's/general protection fault/gp fault/g' \
-	    -e 's/^/#   /'
-}
-
-# btdump FILE: print a bpftrace log or output, defanged
-btdump() {
-	echo "# --- $1:"
-	defang < "$1" 2>/dev/null
-}
-
-# btfail NAME MSG: fail, showing what bpftrace printed and the kernel log
-btfail() {
-	_n=$1
-	shift
-	btdump "$W/$_n.log"
-	btdump "$W/$_n.out"
-	echo "# --- dmesg (last lines):"
-	dmesg 2>/dev/null | tail -n 15 | defang
-	fail "$*"
-}
-
-# bt NAME PROGRAM [CMD]: bpftrace -e PROGRAM, with -c CMD if given; the
-# program's output (printf) in $W/NAME.out, bpftrace's stdout and stderr
-# (and CMD's) in $W/NAME.log, its exit status in BT_RC.
-bt() {
-	rm -f "$W"/during.*
-	_t0=$(cut -d' ' -f1 /proc/uptime)
-	if [ -n "${3:-}" ]; then
-		timeout 60 bpftrace -o "$W/$1.out" -e "$2" -c "$3" > "$W/$1.log" 2>&1
-	else
-		timeout 60 bpftrace -o "$W/$1.out" -e "$2" > "$W/$1.log" 2>&1
-	fi
-	BT_RC=$?
-	_t1=$(cut -d' ' -f1 /proc/uptime)
-	log "$1: bpftrace exit status $BT_RC after $(echo "$_t0 $_t1" |
-		awk '{ printf "%.1f", $2 - $1 }') s"
-}
-
 # bt_ok NAME PROGRAM CMD: bt, which must exit 0 and must have run CMD
 bt_ok() {
 	bt "$@"
