@@ -60,6 +60,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kpe_sysfs.h"
+
 #define WARMUP_CALLS	1000
 #define SETTLE_MS	200
 #define LINE_MAX_LEN	256
@@ -225,21 +227,6 @@ static int cmd_loop(int argc, char **argv)
 		mark_syms(argv[2]);
 	printf("kpe-bench: hit %s %lu %llu\n", argv[2], calls, end - start);
 	return 0;
-}
-
-static long read_number(const char *path, const char *skip)
-{
-	char buf[64];
-	FILE *f = fopen(path, "r");
-	long v = -1;
-
-	if (!f)
-		return -1;
-	if (fgets(buf, sizeof(buf), f))
-		v = strtol(buf + (skip && !strncmp(buf, skip, strlen(skip)) ?
-				  strlen(skip) : 0), NULL, 0);
-	fclose(f);
-	return v;
 }
 
 static int cmd_pmu(int argc, char **argv)

@@ -34,6 +34,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "kpe_sysfs.h"
+
 #define READS 10
 /* offsetof(struct pt_regs, ip) on x86-64 (the kernel's layout) */
 #define PT_REGS_IP_OFF 128
@@ -74,21 +76,6 @@ static int fail(const char *what)
 	       err == E2BIG ? "E2BIG" : "ERROR");
 	fprintf(stderr, "kpe_funcip: %s: %s\n", what, strerror(err));
 	return 1;
-}
-
-static long read_number(const char *path, const char *skip)
-{
-	char buf[64];
-	FILE *f = fopen(path, "r");
-	long v = -1;
-
-	if (!f)
-		return -1;
-	if (fgets(buf, sizeof(buf), f))
-		v = strtol(buf + (skip && !strncmp(buf, skip, strlen(skip)) ?
-				  strlen(skip) : 0), NULL, 0);
-	fclose(f);
-	return v;
 }
 
 static void show(const char *list)

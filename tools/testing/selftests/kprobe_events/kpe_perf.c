@@ -23,6 +23,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "kpe_sysfs.h"
+
 #define READS 10
 
 static int fail(const char *what)
@@ -34,21 +36,6 @@ static int fail(const char *what)
 	       err == EACCES ? "EACCES" : err == EPERM ? "EPERM" : "ERROR");
 	fprintf(stderr, "kpe_perf: %s: %s\n", what, strerror(err));
 	return 1;
-}
-
-static long read_number(const char *path, const char *skip)
-{
-	char buf[64];
-	FILE *f = fopen(path, "r");
-	long v = -1;
-
-	if (!f)
-		return -1;
-	if (fgets(buf, sizeof(buf), f))
-		v = strtol(buf + (skip && !strncmp(buf, skip, strlen(skip)) ?
-				  strlen(skip) : 0), NULL, 0);
-	fclose(f);
-	return v;
 }
 
 int main(int argc, char **argv)

@@ -288,3 +288,11 @@ bt() {
 	log "$1: bpftrace exit status $BT_RC after $(echo "$_t0 $_t1" |
 		awk '{ printf "%.1f", $2 - $1 }') s"
 }
+
+# same FILE1 FILE2 WHAT NAME: the two files must not differ
+same() {
+	cmp -s "$1" "$2" && return 0
+	echo "# --- $1:"; sed 's/^/#   /' "$1"
+	echo "# --- $2:"; sed 's/^/#   /' "$2"
+	btfail "$4" "$4: $3"
+}

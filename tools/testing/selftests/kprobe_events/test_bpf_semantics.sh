@@ -63,14 +63,6 @@ bt_ok() {
 	[ "$BT_RC" = 0 ] || btfail "$1" "$1: bpftrace exited with $BT_RC"
 }
 
-# same FILE1 FILE2 WHAT NAME: the two files must not differ
-same() {
-	cmp -s "$1" "$2" && return 0
-	echo "# --- $1:"; sed 's/^/#   /' "$1"
-	echo "# --- $2:"; sed 's/^/#   /' "$2"
-	btfail "$4" "$4: $3"
-}
-
 # clean_after NAME: nothing left behind: kprobe_events as expected, the
 # kprobes and the ftrace hooks as before the test.
 clean_after() {

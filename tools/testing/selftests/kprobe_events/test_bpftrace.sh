@@ -37,14 +37,6 @@ bt_ok() {
 		btfail "$1" "$1: the output of the traced command is missing"
 }
 
-# same FILE1 FILE2 WHAT NAME: the two files must not differ
-same() {
-	cmp -s "$1" "$2" && return 0
-	echo "# --- $1:"; sed 's/^/#   /' "$1"
-	echo "# --- $2:"; sed 's/^/#   /' "$2"
-	btfail "$4" "$4: $3"
-}
-
 # clean_after NAME: bpftrace left no probe, enabled event, kprobe or ftrace
 # hook behind: kprobe_events as expected ($W/expect.listing), every
 # kprobe event disabled, the kprobes and ftrace hooks as before the test.
