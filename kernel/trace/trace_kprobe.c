@@ -37,12 +37,15 @@
 #define pr_fmt(fmt)	"trace_kprobe: " fmt
 
 #include <linux/bpf.h>
+#include <linux/compat.h>
 #include <linux/error-injection.h>
+#include <linux/file.h>
 #include <linux/ftrace.h>
 #include <linux/hashtable.h>
 #include <linux/irq_work.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/magic.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
@@ -56,6 +59,7 @@
 #include <linux/workqueue.h>
 
 #include <asm/setup.h>
+#include <asm/syscall.h>
 #include <asm/tlb.h>
 #include <asm/unaligned.h>
 #ifdef CONFIG_X86_64
@@ -114,6 +118,8 @@ enum tkp_err {
 	TKP_ERR_BAD_RETPROBE,
 	TKP_ERR_BAD_INSN_BNDRY,
 	TKP_ERR_FAIL_REG_PROBE,
+	TKP_ERR_NOTRACE,
+	TKP_ERR_UNARMED,
 	TKP_ERR_DIFF_PROBE_TYPE,
 	TKP_ERR_NON_UNIQ_SYMBOL,
 	TKP_ERR_DIFF_ARG_TYPE,
@@ -168,6 +174,8 @@ static const char *tkp_err_text[] = {
 	[TKP_ERR_BAD_RETPROBE]	  = "Retprobe address must be an function entry",
 	[TKP_ERR_BAD_INSN_BNDRY]  = "Probe point is not an instruction boundary",
 	[TKP_ERR_FAIL_REG_PROBE]  = "Failed to register probe event",
+	[TKP_ERR_NOTRACE]	  = "The function is notrace (see KPROBE_EVENTS_ON_NOTRACE)",
+	[TKP_ERR_UNARMED]	  = "Enabled, but its functions could not be hooked: not firing",
 	[TKP_ERR_NON_UNIQ_SYMBOL] = "The symbol is not unique",
 	[TKP_ERR_DIFF_PROBE_TYPE] = "Probe type is different from existing probe",
 	[TKP_ERR_DIFF_ARG_TYPE]	  = "Argument type or name is different from existing probe",
@@ -331,6 +339,7 @@ struct tkp_site {
  * TKP_POOL_MAX.  Only a return that finds the pool empty is missed.
  */
 #define TKP_POOL_DEFAULT	64
+#define TKP_NOTE_SIZE		(KSYM_NAME_LEN + 2 * MAX_EVENT_NAME_LEN + 64)
 #define TKP_POOL_MAX		16384
 
 /* A return instance: the function it hooked the return of. */
@@ -355,9 +364,15 @@ struct tkp_pool {
 	unsigned int			node_size;
 	bool				duration;	/* time the entries */
 	bool				ctx;		/* time or args at entry */
+	atomic_t			telling;	/* note[] in use */
 	struct irq_work			irq;
 	struct work_struct		grow;
 	struct rcu_head			rcu;
+	/*
+	 * The missed-returns note, formatted here rather than on the stack
+	 * of a handler that may run on a small NMI or IRQ stack.
+	 */
+	char				note[TKP_NOTE_SIZE];
 };
 
 /*
@@ -432,6 +447,10 @@ struct tkp_probe {
 	struct list_head		sibling;	/* on ev->probes */
 	bool				registered;	/* place is live */
 	bool				fentry;		/* on ftrace, see above */
+	bool				armed;		/* fentry hooks linked */
+	bool				unlinked;	/* ... and unlinked since */
+	bool				in_notrace;	/* refused: see tkp_notrace() */
+	unsigned long			unlink_gp;	/* RCU cookie of that */
 	int				maxactive;	/* as written, 0: default */
 	char				*symbol;	/* NULL: address probe */
 	long				offset;
@@ -2330,9 +2349,11 @@ static nokprobe_inline void tkp_recursion_unlock(int bit)
  * recordings reaches (the ring buffer's functions are not traceable,
  * but kprobes may probe them) runs in a context of its own, one whose
  * recursion bit is free.  Look one level down instead: the preempt count
- * less the NMI and hardirq counts nmi_enter() added.  A real NMI that
- * hits a kprobe while its CPU records is counted as a miss too, as a
- * kprobe hit inside another's handler always was.
+ * less the NMI and hardirq counts nmi_enter() added.  Asked before the
+ * hit takes its own bit: an int3 inside a real NMI looks down at that
+ * NMI's bit, the one the hit is about to take.  An optimised kprobe in a
+ * real NMI cannot be told from an int3 and looks below the NMI: it is
+ * counted as a miss when the NMI came in the middle of a recording.
  */
 static nokprobe_inline bool tkp_recording_below(void)
 {
@@ -2395,10 +2416,12 @@ static int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 	bool release;
 	int bit, ret;
 
+	if (unlikely(!kprobe_ftrace(kp) && tkp_recording_below())) {
+		raw_cpu_inc(tp->stat->miss);
+		return 0;
+	}
 	bit = tkp_kprobe_lock(kp, &release);
-	if (unlikely(bit < 0 || tkp_recording_below())) {
-		if (bit >= 0 && release)
-			tkp_recursion_unlock(bit);
+	if (unlikely(bit < 0)) {
 		raw_cpu_inc(tp->stat->miss);
 		return 0;
 	}
@@ -2427,7 +2450,7 @@ static int tkp_return_entry(struct kretprobe_instance *ri,
 		return 0;
 	tp = container_of(rp, struct tkp_kp, rp)->tp;
 	/* The return of a call our recording made is not to be recorded. */
-	if (unlikely(tkp_recording_below())) {
+	if (unlikely(!kprobe_ftrace(&rp->kp) && tkp_recording_below())) {
 		raw_cpu_inc(tp->stat->miss);
 		return 1;
 	}
@@ -2504,16 +2527,35 @@ static nokprobe_inline unsigned int tkp_pool_threshold(struct tkp_pool *pool)
 static void tkp_pool_tell(struct tkp_probe *tp, struct tkp_pool *pool,
 			  unsigned long func)
 {
-	char msg[KSYM_NAME_LEN + MAX_EVENT_NAME_LEN + 64];
-	int n = atomic_xchg(&pool->lost, 0);
+	struct trace_event_file *file;
+	struct tkp_files *files;
+	unsigned int i;
+	int n, len;
 
-	if (n <= 0)
+	/*
+	 * Told in the trace instances the event records to; perf and BPF
+	 * users have the count of misses, and nobody else is told.
+	 */
+	files = rcu_dereference_sched(tp->ev->files);
+	if (!files)
 		return;
-	n = scnprintf(msg, sizeof(msg),
-		      "%s/%s: %d returns of %ps missed (no free instance)\n",
-		      tp->ev->class.system, tp->ev->call.name, n,
-		      (void *)func);
-	__trace_puts(func, msg, n);
+	/* Another CPU is telling: this count waits for the next one. */
+	if (atomic_xchg(&pool->telling, 1))
+		return;
+	n = atomic_xchg(&pool->lost, 0);
+	if (n > 0) {
+		len = scnprintf(pool->note, sizeof(pool->note),
+				"%s/%s: %d returns of %ps missed (no free instance)\n",
+				tp->ev->class.system, tp->ev->call.name, n,
+				(void *)func);
+		for (i = 0; i < files->nr; i++) {
+			file = READ_ONCE(files->file[i]);
+			if (file)
+				__trace_array_puts(file->tr, func, pool->note,
+						   len);
+		}
+	}
+	atomic_set_release(&pool->telling, 0);
 }
 NOKPROBE_SYMBOL(tkp_pool_tell);
 
@@ -2594,9 +2636,9 @@ static nokprobe_inline bool tkp_needs_full(const struct tkp_probe *tp)
 /* tkp_fentry_common()'s recursion bit before it first needs one. */
 #define TKP_BIT_UNTRIED	(-2)
 
-static nokprobe_inline void tkp_fentry_common(unsigned long ip,
-					      unsigned long parent_ip,
-					      struct pt_regs *regs, bool full)
+static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
+						struct pt_regs *regs,
+						bool full, bool idle)
 {
 	struct tkp_site *site;
 	struct tkp_probe *tp;
@@ -2624,6 +2666,10 @@ static nokprobe_inline void tkp_fentry_common(unsigned long ip,
 	}
 	list_for_each_entry_rcu(hk, &site->probes, site_link) {
 		tp = hk->tp;
+		if (idle && tp->ev->is_return) {
+			raw_cpu_inc(tp->stat->miss);
+			continue;
+		}
 		if (tp->ev->is_return && likely(!tp->entry_size)) {
 			tkp_pool_hook(tp, regs, hk->ip);
 			continue;
@@ -2651,6 +2697,33 @@ static nokprobe_inline void tkp_fentry_common(unsigned long ip,
 		tkp_recursion_unlock(bit);
 out:
 	preempt_enable_notrace();
+}
+
+/*
+ * ftrace calls us from the idle loop too, where RCU may not be watching:
+ * have it watch while we record, as tracepoints called from there do.  A
+ * return is not hooked there (its handler would run where RCU may not
+ * watch either); it is counted as missed, as a kretprobe's would be.
+ * Asking ftrace for FTRACE_OPS_FL_RCU instead would drop such hits
+ * unseen, and put its assist function, with a recursion test of its own,
+ * in front of every hit.
+ */
+static noinline void tkp_fentry_idle(unsigned long ip, struct pt_regs *regs,
+				     bool full)
+{
+	RCU_NONIDLE(__tkp_fentry_common(ip, regs, full, true));
+}
+NOKPROBE_SYMBOL(tkp_fentry_idle);
+
+static nokprobe_inline void tkp_fentry_common(unsigned long ip,
+					      unsigned long parent_ip,
+					      struct pt_regs *regs, bool full)
+{
+	/* Only the idle task pays for the question. */
+	if (unlikely(is_idle_task(current)) && !rcu_is_watching())
+		tkp_fentry_idle(ip, regs, full);
+	else
+		__tkp_fentry_common(ip, regs, full, false);
 }
 
 static void tkp_fentry_hit(unsigned long ip, unsigned long parent_ip,
@@ -2884,22 +2957,31 @@ static void tkp_site_dirty(struct tkp_site *site)
 
 static bool tkp_armed(const struct tkp_probe *tp)
 {
-	return tp->nr_hooks && tp->hooks[0].site;
+	return tp->armed;
+}
+
+/*
+ * Take @hk off its site's list.  A handler may be on it still, and go on
+ * from it to the next: the hook may be linked again only after a grace
+ * period (tkp_site_arm() waits for it, if it has not passed by then).
+ */
+static void tkp_hook_unlink(struct tkp_probe *tp, struct tkp_hook *hk)
+{
+	list_del_rcu(&hk->site_link);
+	tkp_site_dirty(hk->site);
+	hk->site = NULL;
+	tp->unlinked = true;
+	tp->unlink_gp = get_state_synchronize_rcu();
 }
 
 static void tkp_site_disarm(struct tkp_probe *tp)
 {
-	struct tkp_hook *hk;
 	unsigned int i;
 
-	for (i = 0; i < tp->nr_hooks; i++) {
-		hk = &tp->hooks[i];
-		if (!hk->site)
-			continue;
-		list_del_rcu(&hk->site_link);
-		tkp_site_dirty(hk->site);
-		hk->site = NULL;
-	}
+	for (i = 0; i < tp->nr_hooks; i++)
+		if (tp->hooks[i].site)
+			tkp_hook_unlink(tp, &tp->hooks[i]);
+	tp->armed = false;
 }
 
 static int tkp_site_arm(struct tkp_probe *tp)
@@ -2908,8 +2990,13 @@ static int tkp_site_arm(struct tkp_probe *tp)
 	struct tkp_hook *hk;
 	unsigned int i;
 
+	if (tp->unlinked)
+		cond_synchronize_rcu(tp->unlink_gp);
+	tp->unlinked = false;
 	for (i = 0; i < tp->nr_hooks; i++) {
 		hk = &tp->hooks[i];
+		if (!hk->addr)
+			continue;	/* its module went */
 		site = tkp_site_find(hk->addr);
 		if (!site) {
 			site = kzalloc(sizeof(*site), GFP_KERNEL);
@@ -2926,6 +3013,7 @@ static int tkp_site_arm(struct tkp_probe *tp)
 		hk->site = site;
 		tkp_site_dirty(site);
 	}
+	tp->armed = true;
 	return 0;
 }
 
@@ -2996,21 +3084,21 @@ static int tkp_filter_del(struct tkp_fops *f, unsigned long *ips,
  * one before it leaves the old, and switches in between, so that it is
  * served all along, once.  What fails stays on the dirty list.
  */
-static void tkp_fentry_sync(void)
+static int tkp_fentry_sync(void)
 {
 	struct tkp_site *site, *n;
 	unsigned int nr = 0, cnt;
 	unsigned long *ips;
-	int i, want, ret;
+	int i, want, ret, err = 0;
 
 	lockdep_assert_held(&event_mutex);
 	list_for_each_entry(site, &tkp_dirty_sites, dirty)
 		nr++;
 	if (!nr)
-		return;
+		return 0;
 	ips = kmalloc_array(nr, sizeof(*ips), GFP_KERNEL);
 	if (!ips)
-		return;
+		return -ENOMEM;
 
 	for (i = 0; i < 2; i++) {
 		cnt = 0;
@@ -3021,8 +3109,7 @@ static void tkp_fentry_sync(void)
 			continue;
 		ret = tkp_filter_add(&tkp_fops[i], ips, cnt);
 		if (ret) {
-			pr_warn_ratelimited("cannot hook %u functions: %d\n",
-					    cnt, ret);
+			err = err ?: ret;
 			continue;
 		}
 		list_for_each_entry(site, &tkp_dirty_sites, dirty)
@@ -3065,45 +3152,120 @@ static void tkp_fentry_sync(void)
 			kfree_rcu(site, rcu);
 		}
 	}
+	return err;
+}
+
+/*
+ * A deferred update could not hook some functions: their events are
+ * enabled, and do not fire.  Say so where the writer looks, error_log,
+ * naming one of them; the sites stay dirty, tried again by every update.
+ */
+static void tkp_tell_unarmed(int err)
+{
+	struct tkp_site *site;
+	struct tkp_hook *hk;
+	char *cmd = NULL;
+	int want;
+
+	list_for_each_entry(site, &tkp_dirty_sites, dirty) {
+		want = tkp_site_want(site);
+		if (want < 0 || site->in[want])
+			continue;
+		hk = list_first_entry(&site->probes, struct tkp_hook, site_link);
+		cmd = kasprintf(GFP_KERNEL, "%s/%s",
+				hk->tp->ev->class.system, hk->tp->ev->call.name);
+		break;
+	}
+	pr_warn("enabled events left unarmed: cannot hook their functions (%d)\n",
+		err);
+	if (!cmd)
+		return;
+	tracing_log_err(NULL, "trace_kprobe", cmd, tkp_err_text,
+			TKP_ERR_UNARMED, 0);
+	kfree(cmd);
 }
 
 static void tkp_sync_cb(struct callback_head *cb)
 {
+	int ret;
+
 	kfree(cb);
 	mutex_lock(&event_mutex);
 	if (tkp_sync_task == current)
 		tkp_sync_task = NULL;
-	tkp_fentry_sync();
+	ret = tkp_fentry_sync();
+	if (ret)
+		tkp_tell_unarmed(ret);
 	mutex_unlock(&event_mutex);
 }
 
 /*
- * Apply the arming and disarming done so far.  An ftrace update costs a
- * walk over every function of the kernel, so the changes one system call
- * makes (enabling a whole group of events, say) are applied together, as
- * the caller returns to user space: before it can see the write's result.
- * Callers that will not return to user space get them at once.
+ * May the ftrace update wait for the caller's return to user space?  Only
+ * when the caller is a write to a tracefs file (an events' enable file,
+ * set_event, kprobe_events): the writer cannot see the result before the
+ * write returns, and a write that enables a whole group of events pays
+ * for one update.  Any other caller gets its update at once, and its
+ * errno: kernel code (a module's init, bootconfig, a driver's own file)
+ * calls a function next and expects it traced, perf and BPF attach one
+ * event per call anyway.
  */
-static void tkp_fentry_commit(void)
+static bool tkp_may_defer(void)
+{
+	unsigned long args[6];
+	struct pt_regs *regs;
+	bool ret = false;
+	struct fd f;
+
+	if (system_state != SYSTEM_RUNNING || !current->mm ||
+	    (current->flags & (PF_KTHREAD | PF_IO_WORKER | PF_EXITING)) ||
+	    in_compat_syscall())
+		return false;
+	regs = task_pt_regs(current);
+	switch (syscall_get_nr(current, regs)) {
+	case __NR_write:
+	case __NR_writev:
+	case __NR_pwrite64:
+	case __NR_pwritev:
+	case __NR_pwritev2:
+		break;
+	default:
+		return false;
+	}
+	syscall_get_arguments(current, regs, args);
+	f = fdget(args[0]);
+	if (f.file)
+		ret = file_inode(f.file)->i_sb->s_magic == TRACEFS_MAGIC;
+	fdput(f);
+	return ret;
+}
+
+/*
+ * Apply the arming and disarming done so far.  An ftrace update costs a
+ * walk over every function of the kernel, so the changes one write to
+ * tracefs makes (enabling a whole group of events, say) are applied
+ * together, as the writer returns to user space: before it can see the
+ * write's result.  A failure then is told in error_log.  Other callers
+ * get them at once.  Returns 0, or the error of an update made now.
+ */
+static int tkp_fentry_commit(void)
 {
 	struct callback_head *cb;
 
 	lockdep_assert_held(&event_mutex);
 	if (list_empty(&tkp_dirty_sites) || tkp_sync_task == current)
-		return;
-	if (system_state == SYSTEM_RUNNING &&
-	    !(current->flags & (PF_KTHREAD | PF_IO_WORKER | PF_EXITING))) {
+		return 0;
+	if (tkp_may_defer()) {
 		cb = kmalloc(sizeof(*cb), GFP_KERNEL);
 		if (cb) {
 			init_task_work(cb, tkp_sync_cb);
 			if (!task_work_add(current, cb, TWA_RESUME)) {
 				tkp_sync_task = current;
-				return;
+				return 0;
 			}
 			kfree(cb);
 		}
 	}
-	tkp_fentry_sync();
+	return tkp_fentry_sync();
 }
 
 
@@ -3386,9 +3548,22 @@ static int tkp_arm(struct tkp_event *ev, bool on)
 				disable_kprobe(&tp->kp->rp.kp);
 		}
 	}
+	if (!ret)
+		ret = tkp_fentry_commit();
+	if (ret && on) {
+		/* Nothing of it stays armed, on ftrace or in a kprobe. */
+		list_for_each_entry(tp, &ev->probes, sibling) {
+			if (!tp->registered)
+				continue;
+			if (tp->fentry)
+				tkp_site_disarm(tp);
+			else if (!kprobe_gone(&tp->kp->rp.kp))
+				disable_kprobe(&tp->kp->rp.kp);
+		}
+		tkp_fentry_sync();
+	}
 	if (on && !ret)
 		ev->used = true;
-	tkp_fentry_commit();
 	return ret;
 }
 
@@ -3514,13 +3689,17 @@ static int tkp_perf_attach(struct tkp_event *ev, bool on)
 	if (!rcu_access_pointer(ev->files)) {
 		ret = tkp_arm(ev, on);
 	} else {
+		/* Armed already: its sites move to (or from) all registers. */
 		list_for_each_entry(tp, &ev->probes, sibling)
 			for (i = 0; tkp_armed(tp) && i < tp->nr_hooks; i++)
-				tkp_site_dirty(tp->hooks[i].site);
-		tkp_fentry_commit();
+				if (tp->hooks[i].site)
+					tkp_site_dirty(tp->hooks[i].site);
+		ret = tkp_fentry_commit();
+		if (ret && !on)
+			ret = 0;	/* they stay where they are, served */
 	}
 	if (ret)
-		WRITE_ONCE(ev->perf_on, !on);
+		WRITE_ONCE(ev->perf_on, false);
 	tkp_fast_update(ev);
 	if (!on)
 		tkp_quiet(ev);
@@ -3877,6 +4056,59 @@ static int tkp_kprobe_register(struct tkp_probe *tp, bool is_return)
 	return 0;
 }
 
+#if defined(CONFIG_KPROBES_ON_FTRACE) && !defined(CONFIG_KPROBE_EVENTS_ON_NOTRACE)
+/* Does the function @addr is in have no ftrace site: is it notrace? */
+static bool tkp_func_notrace(unsigned long addr)
+{
+	unsigned long size, off;
+
+	if (!kallsyms_lookup_size_offset(addr, &size, &off))
+		return false;	/* not in a function: for kprobes to judge */
+	return !ftrace_location_range(addr - off, addr - off + size - 1);
+}
+
+/*
+ * Is @tp's place in a function marked notrace?  Those are kept from
+ * kprobe events as from ftrace (the tracer's own helpers, code that runs
+ * before tracing may: KPROBE_EVENTS_ON_NOTRACE lifts that).  A part the
+ * compiler split off a function ("FUNC.cold", "FUNC.part.0") has no
+ * ftrace site of its own: it is judged by FUNC.
+ */
+static bool tkp_notrace(struct tkp_probe *tp)
+{
+	unsigned long addr = tp->place;
+	char *name, *dot;
+	bool ret;
+
+	if (!addr && tp->symbol)
+		addr = kallsyms_lookup_name(tp->symbol);
+	if (!addr)
+		return false;	/* kprobes say why */
+	addr += tp->place ? 0 : tp->offset;
+	if (!tkp_func_notrace(addr))
+		return false;
+	name = kmalloc(KSYM_NAME_LEN, GFP_KERNEL);
+	if (!name || lookup_symbol_name(addr, name)) {
+		kfree(name);
+		return true;
+	}
+	dot = strchr(name, '.');
+	ret = true;
+	if (dot) {
+		*dot = '\0';
+		addr = kallsyms_lookup_name(name);
+		ret = !addr || tkp_func_notrace(addr);
+	}
+	kfree(name);
+	return ret;
+}
+#else
+static bool tkp_notrace(struct tkp_probe *tp)
+{
+	return false;
+}
+#endif
+
 /* Make @tp's place live, on ftrace if it can be, else as a kprobe. */
 static int tkp_place_register(struct tkp_probe *tp)
 {
@@ -3893,6 +4125,9 @@ static int tkp_place_register(struct tkp_probe *tp)
 	ret = tkp_fentry_register(tp);
 	if (ret <= 0)
 		return ret;
+	tp->in_notrace = tkp_notrace(tp);
+	if (tp->in_notrace)
+		return -EINVAL;
 	return tkp_kprobe_register(tp, tp->ev->is_return);
 }
 
@@ -3905,7 +4140,12 @@ static int tkp_place_arm(struct tkp_probe *tp)
 		return 0;
 	if (tp->fentry) {
 		ret = tkp_armed(tp) ? 0 : tkp_site_arm(tp);
-		tkp_fentry_commit();
+		if (!ret)
+			ret = tkp_fentry_commit();
+		if (ret) {
+			tkp_site_disarm(tp);
+			tkp_fentry_sync();
+		}
 		return ret;
 	}
 	return kprobe_gone(&tp->kp->rp.kp) ? 0 : enable_kprobe(&tp->kp->rp.kp);
@@ -4126,7 +4366,7 @@ static int tkp_register(struct tkp_probe *tp, struct tkp_spec *spec,
 	if (!ret)
 		ret = tkp_module_absent(tp) ? 0 : tkp_place_register(tp);
 	if (ret) {
-		*err = tkp_reg_err(ret);
+		*err = tp->in_notrace ? TKP_ERR_NOTRACE : tkp_reg_err(ret);
 		goto free_event;
 	}
 	*err = TKP_ERR_FAIL_REG_PROBE;
@@ -4156,6 +4396,9 @@ static int tkp_register(struct tkp_probe *tp, struct tkp_spec *spec,
 
 unreg_kprobe:
 	tkp_kprobe_unregister(tp);
+	/* Its hooks were linked for a while: handlers may be on them. */
+	if (tp->unlinked)
+		cond_synchronize_rcu(tp->unlink_gp);
 free_event:
 	tp->ev = NULL;
 	if (fresh)
@@ -5013,6 +5256,43 @@ static __init void tkp_boot_setup(void)
 }
 
 /*
+ * Module @mod goes, and @tp's place was not written as "MOD:SYM": its
+ * hooks into the module go for good, as a kprobe there is marked gone
+ * for good; a module loaded later at the same address is not hooked.
+ * With the last hook the place stops being live, and stays removable.
+ * Kprobes are the kprobes core's business.  Returns whether a hook was
+ * linked (a handler may still be running on it).
+ */
+static bool tkp_module_going(struct tkp_probe *tp, struct module *mod)
+{
+	unsigned int i, left = 0;
+	struct tkp_hook *hk;
+	bool linked = false;
+
+	if (!tp->registered || !tp->fentry)
+		return false;
+	for (i = 0; i < tp->nr_hooks; i++) {
+		hk = &tp->hooks[i];
+		if (!hk->addr)
+			continue;
+		if (!within_module(hk->addr, mod)) {
+			left++;
+			continue;
+		}
+		if (hk->site) {
+			tkp_hook_unlink(tp, hk);
+			linked = true;
+		}
+		hk->addr = 0;
+	}
+	if (!left) {
+		tp->armed = false;
+		tp->registered = false;
+	}
+	return linked;
+}
+
+/*
  * Places in a module come and go with it: registered when it loads
  * (armed if their event is in use), unregistered before it goes, so that
  * a later load finds them again.  Runs before the kprobes core's own
@@ -5036,8 +5316,11 @@ static int tkp_module_notify(struct notifier_block *nb, unsigned long val,
 			continue;
 		tp = to_tkp(pos);
 		if (!tp->symbol || strncmp(tp->symbol, mod->name, len) ||
-		    tp->symbol[len] != ':')
+		    tp->symbol[len] != ':') {
+			if (val == MODULE_STATE_GOING)
+				gone |= tkp_module_going(tp, mod);
 			continue;
+		}
 		if (val == MODULE_STATE_GOING) {
 			gone |= tp->fentry && tkp_armed(tp);
 			tkp_kprobe_unregister(tp);

@@ -14,6 +14,7 @@
 #    traceable by ftrace (the kernel's own tracer refuses it as notrace;
 #    then that case is skipped).  Outside a handler (trace_marker writes)
 #    it is hit normally, and recording that hit is one more miss.
+# and a kprobe at an offset inside copy_from_user_nofault.
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
@@ -78,6 +79,35 @@ ran=0
 recursion copy_from_user_nofault 'do_sys_openat2 fn=+u0(%si):u64' 0 && ran=$((ran + 1))
 recursion ring_buffer_lock_reserve vfs_read 5 && ran=$((ran + 1))
 [ $ran -gt 0 ] || skip "neither function can be probed"
+
+# The same from a kprobe proper (an int3, or the jump it is optimised
+# to) inside copy_from_user_nofault: reached from drv's recording, each
+# hit is a miss, and nothing is recorded nested.
+# The first instruction boundary past the call to __fentry__ (+4 with
+# IBT's endbr64, +0 without).
+OFFSET=5
+while [ $OFFSET -le 24 ]; do
+	[ -z "$("$KPE_WRITE" -a "$T/kprobe_events" "p:reck copy_from_user_nofault+$OFFSET")" ] &&
+		break
+	OFFSET=$((OFFSET + 1))
+done
+if [ $OFFSET -le 24 ]; then
+	expect_ok 'p:drv do_sys_openat2 fn=+u0(%si):u64'
+	enable_ev reck
+	enable_ev drv
+	trigger
+	disable_ev drv
+	disable_ev reck
+	drv=$(prof drv 2)
+	reck_m=$(prof reck 3)
+	recs=$(count_trace " reck: (")
+	log "copy_from_user_nofault+$OFFSET: drv hits $drv; reck missed $reck_m, records $recs"
+	[ "$drv" -gt 0 ] || fail "kprobe case: drv never hit"
+	[ "$reck_m" -ge "$drv" ] ||
+		fail "kprobe case: reck missed $reck_m times for $drv drv hits"
+	[ "$recs" = 0 ] || fail "kprobe case: $recs records nested in drv's"
+	reset || fail "cleanup after the kprobe case failed"
+fi
 
 # Still alive: the tracer records as before.
 expect_ok "p:after_rec vfs_read"

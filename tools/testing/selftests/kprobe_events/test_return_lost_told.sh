@@ -9,16 +9,7 @@ reset || fail "initial reset failed"
 # the sleepers started at once find it empty.
 expect_ok "r1:lost hrtimer_nanosleep"
 enable_ev lost
-i=0
-pids=
-while [ $i -lt 60 ]; do
-	sleep 1 &
-	pids="$pids $!"
-	i=$((i + 1))
-done
-for p in $pids; do
-	wait "$p"
-done
+"$DIR/kpe_sleepers" 200 300 || fail "kpe_sleepers failed"
 usleep 1000	# one more entry, to tell what was missed since the last
 disable_ev lost
 miss=$(awk '$1 == "lost" || $1 == "kprobes/lost" { print $3; exit }' "$T/kprobe_profile")

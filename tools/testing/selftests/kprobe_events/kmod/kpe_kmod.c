@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpe_kmod: a test module for the kprobe_events selftests.  It reaches
+ * what user space cannot: functions run in NMI context, a notrace
+ * function, and the in-kernel event API called from a module.
+ *
+ * Files in /sys/kernel/debug/kpe_kmod/:
+ *
+ *   nmi          write N (1..1000): raise N NMIs on this CPU, one at a
+ *                time, whose handler calls kpe_nmi_target(); read: how
+ *                many of the last write's calls were made in NMI context.
+ *                x86 only (-EOPNOTSUPP elsewhere).
+ *   notrace      write anything: call kpe_notrace_fn() (notrace) and
+ *                kpe_traced_fn() once each.
+ *   notrace_on   read: 1 if CONFIG_KPROBE_EVENTS_ON_NOTRACE is set, else 0.
+ *   notrace_offset
+ *                read: the first offset N > 0 at which the kprobes core
+ *                accepts a kprobe on kpe_notrace_fn+N (an instruction
+ *                boundary), found with register_kprobe().
+ *   api          write 1: create kprobes/kpe_api ("p kpe_api_target")
+ *                with kprobe_event_gen_cmd_start()/_end(), enable it with
+ *                trace_set_clr_event() and call kpe_api_target() once,
+ *                all before the write returns; write 0: disable and
+ *                delete it.  read: 1 if the module created it, else 0.
+ *
+ * api_at_init=1 does what "echo 1 > api" does, from the module's init;
+ * the module's exit deletes the event if it is there.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/slab.h>
+#include <linux/trace_events.h>
+#include <linux/uaccess.h>
+
+#ifdef CONFIG_X86_LOCAL_APIC
+#include <asm/apic.h>
+#include <asm/irq_vectors.h>
+#include <asm/nmi.h>
+#define KPE_HAVE_NMI 1
+#else
+#define KPE_HAVE_NMI 0
+#endif
+
+#define KPE_NMI_MAX		1000
+#define KPE_NMI_WAIT_US		100000	/* per NMI */
+#define KPE_API_EVENT		"kpe_api"
+
+static bool api_at_init;
+module_param(api_at_init, bool, 0444);
+MODULE_PARM_DESC(api_at_init,
+		 "create, enable and hit kprobes/kpe_api from the module's init");
+
+static DEFINE_MUTEX(kpe_lock);
+static struct dentry *kpe_dir;
+
+/* ---------------------------------------------------------------------
+ * The functions the tests probe.  noinline and noclone keep each one a
+ * function of its own, under its own name; the counters it writes keep
+ * it from being optimised away.
+ */
+
+static atomic_t kpe_nmi_target_calls = ATOMIC_INIT(0);
+static atomic_t kpe_traced_calls = ATOMIC_INIT(0);
+static atomic_t kpe_notrace_calls = ATOMIC_INIT(0);
+static atomic_t kpe_api_calls = ATOMIC_INIT(0);
+static int kpe_sink;
+
+/*
+ * Called from the NMI handler; traceable (it has an ftrace call site).
+ * Plain moves come first, after the call site: a kprobe there can be
+ * optimised into a jump (a locked instruction could not be).
+ */
+static noinline __noclone __used void kpe_nmi_target(void)
+{
+	WRITE_ONCE(kpe_sink, READ_ONCE(kpe_sink) + 1);
+	barrier();
+	atomic_inc(&kpe_nmi_target_calls);
+}
+
+/* No ftrace call site: the kernel refuses kprobe events on it. */
+static notrace noinline __noclone __used int kpe_notrace_fn(int v)
+{
+	atomic_inc(&kpe_notrace_calls);
+	WRITE_ONCE(kpe_sink, v);
+	barrier();
+	return v + 1;
+}
+
+/* The control: the same, traceable. */
+static noinline __noclone __used int kpe_traced_fn(int v)
+{
+	atomic_inc(&kpe_traced_calls);
+	WRITE_ONCE(kpe_sink, v);
+	barrier();
+	return v + 2;
+}
+
+/* What kprobes/kpe_api probes. */
+static noinline __noclone __used void kpe_api_target(void)
+{
+	atomic_inc(&kpe_api_calls);
+	WRITE_ONCE(kpe_sink, READ_ONCE(kpe_sink) + 1);
+	barrier();
+}
+
+/* ---------------------------------------------------------------------
+ * nmi
+ */
+
+#if KPE_HAVE_NMI
+/* NMIs this CPU has been sent by us and not yet handled. */
+static DEFINE_PER_CPU(unsigned int, kpe_nmi_pending);
+/* Calls of kpe_nmi_target() made in NMI context since the last write. */
+static atomic_t kpe_nmi_in_nmi = ATOMIC_INIT(0);
+static bool kpe_nmi_registered;
+
+static int kpe_nmi_handler(unsigned int type, struct pt_regs *regs)
+{
+	/* Claim only the NMIs we sent: the others are someone else's. */
+	if (!this_cpu_read(kpe_nmi_pending))
+		return NMI_DONE;
+	if (in_nmi())
+		atomic_inc(&kpe_nmi_in_nmi);
+	kpe_nmi_target();
+	this_cpu_dec(kpe_nmi_pending);
+	return NMI_HANDLED;
+}
+
+/* Send @n NMIs to this CPU, one at a time, each waited for. */
+static int kpe_raise_nmis(unsigned int n)
+{
+	unsigned int i, us;
+	int cpu, ret = 0;
+
+	cpu = get_cpu();
+	for (i = 0; i < n; i++) {
+		this_cpu_inc(kpe_nmi_pending);
+		/*
+		 * Not ->send_IPI_self(): x2APIC's self-IPI register takes a
+		 * fixed vector only, while an IPI to a mask of CPUs honours
+		 * NMI_VECTOR on every APIC driver.
+		 */
+		apic->send_IPI_mask(cpumask_of(cpu), NMI_VECTOR);
+		/* Busy-wait: this CPU must stay ours until it is handled. */
+		for (us = 0; us < KPE_NMI_WAIT_US; us += 10) {
+			if (!this_cpu_read(kpe_nmi_pending))
+				break;
+			udelay(10);
+		}
+		if (this_cpu_read(kpe_nmi_pending)) {
+			pr_err("NMI %u of %u not handled within %u us\n",
+			       i + 1, n, KPE_NMI_WAIT_US);
+			this_cpu_write(kpe_nmi_pending, 0);
+			ret = -ETIMEDOUT;
+			break;
+		}
+	}
+	put_cpu();
+	return ret;
+}
+
+static ssize_t kpe_nmi_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, count, 0, &n);
+	if (ret)
+		return ret;
+	if (!n || n > KPE_NMI_MAX)
+		return -EINVAL;
+	if (!kpe_nmi_registered)
+		return -EOPNOTSUPP;
+	mutex_lock(&kpe_lock);
+	atomic_set(&kpe_nmi_in_nmi, 0);
+	ret = kpe_raise_nmis(n);
+	mutex_unlock(&kpe_lock);
+	return ret ? ret : count;
+}
+
+static ssize_t kpe_nmi_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	char buf[16];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%d\n", atomic_read(&kpe_nmi_in_nmi));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static int kpe_nmi_init(void)
+{
+	int ret;
+
+	ret = register_nmi_handler(NMI_LOCAL, kpe_nmi_handler, 0, KBUILD_MODNAME);
+	if (ret)
+		return ret;
+	kpe_nmi_registered = true;
+	return 0;
+}
+
+static void kpe_nmi_exit(void)
+{
+	if (kpe_nmi_registered)
+		unregister_nmi_handler(NMI_LOCAL, KBUILD_MODNAME);
+}
+#else
+static ssize_t kpe_nmi_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	kpe_nmi_target();	/* keep it referenced */
+	return -EOPNOTSUPP;
+}
+
+static ssize_t kpe_nmi_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	return -EOPNOTSUPP;
+}
+
+static int kpe_nmi_init(void)
+{
+	return 0;
+}
+
+static void kpe_nmi_exit(void)
+{
+}
+#endif
+
+static const struct file_operations kpe_nmi_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= kpe_nmi_read,
+	.write	= kpe_nmi_write,
+	.llseek	= default_llseek,
+};
+
+/* ---------------------------------------------------------------------
+ * notrace, notrace_on, notrace_offset
+ */
+
+static ssize_t kpe_notrace_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	int v = (int)count;
+
+	v = kpe_notrace_fn(v);
+	kpe_traced_fn(v);
+	return count;
+}
+
+static const struct file_operations kpe_notrace_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= kpe_notrace_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t kpe_notrace_on_read(struct file *file, char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	char buf[4];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%d\n",
+			IS_ENABLED(CONFIG_KPROBE_EVENTS_ON_NOTRACE) ? 1 : 0);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static const struct file_operations kpe_notrace_on_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= kpe_notrace_on_read,
+	.llseek	= default_llseek,
+};
+
+/*
+ * The first offset into kpe_notrace_fn() that is an instruction
+ * boundary, as the kprobes core decides it: the tests need a valid offset
+ * into a function a fixed tracer no longer lets them scan.
+ */
+static int kpe_notrace_offset(void)
+{
+#ifdef CONFIG_KPROBES
+	struct kprobe kp;
+	int off, ret;
+
+	for (off = 1; off <= 32; off++) {
+		memset(&kp, 0, sizeof(kp));
+		kp.addr = (kprobe_opcode_t *)((unsigned long)kpe_notrace_fn + off);
+		ret = register_kprobe(&kp);
+		if (!ret) {
+			unregister_kprobe(&kp);
+			return off;
+		}
+		if (ret != -EILSEQ)
+			return ret;
+	}
+	return -ENOENT;
+#else
+	return -EOPNOTSUPP;
+#endif
+}
+
+static ssize_t kpe_notrace_offset_read(struct file *file, char __user *ubuf,
+				       size_t count, loff_t *ppos)
+{
+	char buf[16];
+	int len, off;
+
+	off = kpe_notrace_offset();
+	if (off < 0)
+		return off;
+	len = scnprintf(buf, sizeof(buf), "%d\n", off);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static const struct file_operations kpe_notrace_offset_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= kpe_notrace_offset_read,
+	.llseek	= default_llseek,
+};
+
+/* ---------------------------------------------------------------------
+ * api
+ */
+
+static bool kpe_api_made;	/* kprobes/kpe_api is ours; under kpe_lock */
+
+/* Create and enable kprobes/kpe_api, then hit it once. */
+static int kpe_api_start(void)
+{
+	struct dynevent_cmd cmd;
+	char *buf;
+	int ret;
+
+	if (kpe_api_made)
+		return -EEXIST;
+	buf = kzalloc(MAX_DYNEVENT_CMD_LEN, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	kprobe_event_cmd_init(&cmd, buf, MAX_DYNEVENT_CMD_LEN);
+	ret = kprobe_event_gen_cmd_start(&cmd, KPE_API_EVENT, "kpe_api_target");
+	if (!ret)
+		ret = kprobe_event_gen_cmd_end(&cmd);
+	kfree(buf);
+	if (ret) {
+		pr_err("cannot create kprobes/%s: %d\n", KPE_API_EVENT, ret);
+		return ret;
+	}
+	ret = trace_set_clr_event("kprobes", KPE_API_EVENT, 1);
+	if (ret) {
+		pr_err("cannot enable kprobes/%s: %d\n", KPE_API_EVENT, ret);
+		kprobe_event_delete(KPE_API_EVENT);
+		return ret;
+	}
+	kpe_api_made = true;
+	/* Armed now, or the event says it is not: this call must record. */
+	kpe_api_target();
+	return 0;
+}
+
+static int kpe_api_stop(void)
+{
+	int ret;
+
+	if (!kpe_api_made)
+		return -ENOENT;
+	trace_set_clr_event("kprobes", KPE_API_EVENT, 0);
+	ret = kprobe_event_delete(KPE_API_EVENT);
+	/* Someone (a test's cleanup) may have removed it already. */
+	if (ret && ret != -ENOENT)
+		pr_err("cannot delete kprobes/%s: %d\n", KPE_API_EVENT, ret);
+	kpe_api_made = false;
+	return ret;
+}
+
+static ssize_t kpe_api_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &on);
+	if (ret)
+		return ret;
+	mutex_lock(&kpe_lock);
+	ret = on ? kpe_api_start() : kpe_api_stop();
+	mutex_unlock(&kpe_lock);
+	return ret ? ret : count;
+}
+
+static ssize_t kpe_api_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	char buf[4];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%d\n", READ_ONCE(kpe_api_made));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static const struct file_operations kpe_api_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= kpe_api_read,
+	.write	= kpe_api_write,
+	.llseek	= default_llseek,
+};
+
+/* --------------------------------------------------------------------- */
+
+static int __init kpe_kmod_init(void)
+{
+	int ret;
+
+	ret = kpe_nmi_init();
+	if (ret) {
+		pr_err("cannot register the NMI handler: %d\n", ret);
+		return ret;
+	}
+	kpe_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	if (IS_ERR(kpe_dir)) {
+		ret = PTR_ERR(kpe_dir);
+		pr_err("cannot create debugfs directory: %d\n", ret);
+		kpe_nmi_exit();
+		return ret;
+	}
+	debugfs_create_file("nmi", 0600, kpe_dir, NULL, &kpe_nmi_fops);
+	debugfs_create_file("notrace", 0200, kpe_dir, NULL, &kpe_notrace_fops);
+	debugfs_create_file("notrace_on", 0400, kpe_dir, NULL,
+			    &kpe_notrace_on_fops);
+	debugfs_create_file("notrace_offset", 0400, kpe_dir, NULL,
+			    &kpe_notrace_offset_fops);
+	debugfs_create_file("api", 0600, kpe_dir, NULL, &kpe_api_fops);
+
+	if (api_at_init) {
+		mutex_lock(&kpe_lock);
+		ret = kpe_api_start();
+		mutex_unlock(&kpe_lock);
+		if (ret) {
+			debugfs_remove_recursive(kpe_dir);
+			kpe_nmi_exit();
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void __exit kpe_kmod_exit(void)
+{
+	debugfs_remove_recursive(kpe_dir);
+	mutex_lock(&kpe_lock);
+	if (kpe_api_made)
+		kpe_api_stop();
+	mutex_unlock(&kpe_lock);
+	kpe_nmi_exit();
+}
+
+module_init(kpe_kmod_init);
+module_exit(kpe_kmod_exit);
+
+MODULE_DESCRIPTION("Test module for the kprobe_events selftests");
+MODULE_LICENSE("GPL");
