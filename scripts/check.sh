@@ -78,6 +78,16 @@ if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
 fi
 echo "console log: $log"
 
+# The hit path's stack frames, read off the object: one more test (not
+# on the debug kernel, whose KASAN redzones make every frame larger).
+if [ $# -eq 0 ] && [ "$variant" != debug ]; then
+	if "$TOP/scripts/stackcheck.sh" "$variant"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+fi
+
 # The locked-down boots: each counts one test, passed only if
 # test_lockdown.sh passed there (a skip means lockdown was not in force).
 if [ $# -eq 0 ] && [ -z "${NO_LOCKDOWN:-}" ] &&
