@@ -41,7 +41,7 @@ install_if_changed "$TOP/Documentation/trace/kprobetrace.txt" \
 	"$src/Documentation/trace/kprobetrace.txt"
 mkdir -p "$src/tools/testing/selftests/kprobe_events"
 for f in "$SELFTESTS"/*; do
-	case "$f" in *.o|*/kpe_write|*/kpe_loop|*/kpe_perf|*/kpe_bench|*/kpe_fuzz|*/kpe_stress|*/kpe_user|*/kpe_badptr|*/kpe_getppid|*/kpe_funcip|*/kpe_sleepers) continue ;; esac
+	case "$f" in *.o|*/kpe_write|*/kpe_loop|*/kpe_perf|*/kpe_bench|*/kpe_fuzz|*/kpe_stress|*/kpe_user|*/kpe_badptr|*/kpe_getppid|*/kpe_funcip|*/kpe_sleepers|*/kpe_override) continue ;; esac
 	[ -d "$f" ] && continue		# kmod/: its sources are below
 	install_if_changed "$f" "$src/tools/testing/selftests/kprobe_events/$(basename "$f")"
 done

@@ -120,6 +120,7 @@ enum tkp_err {
 	TKP_ERR_FAIL_REG_PROBE,
 	TKP_ERR_NOTRACE,
 	TKP_ERR_UNARMED,
+	TKP_ERR_BPF_ATTACHED,
 	TKP_ERR_DIFF_PROBE_TYPE,
 	TKP_ERR_NON_UNIQ_SYMBOL,
 	TKP_ERR_DIFF_ARG_TYPE,
@@ -176,6 +177,7 @@ static const char *tkp_err_text[] = {
 	[TKP_ERR_FAIL_REG_PROBE]  = "Failed to register probe event",
 	[TKP_ERR_NOTRACE]	  = "The function is notrace (see KPROBE_EVENTS_ON_NOTRACE)",
 	[TKP_ERR_UNARMED]	  = "Enabled, but its functions could not be hooked: not firing",
+	[TKP_ERR_BPF_ATTACHED]	  = "BPF programs are attached to the event: no place can join it",
 	[TKP_ERR_NON_UNIQ_SYMBOL] = "The symbol is not unique",
 	[TKP_ERR_DIFF_PROBE_TYPE] = "Probe type is different from existing probe",
 	[TKP_ERR_DIFF_ARG_TYPE]	  = "Argument type or name is different from existing probe",
@@ -2536,24 +2538,25 @@ static void tkp_pool_tell(struct tkp_probe *tp, struct tkp_pool *pool,
 	 * Told in the trace instances the event records to; perf and BPF
 	 * users have the count of misses, and nobody else is told.
 	 */
+	n = atomic_xchg(&pool->lost, 0);
+	if (n <= 0)
+		return;
 	files = rcu_dereference_sched(tp->ev->files);
 	if (!files)
 		return;
 	/* Another CPU is telling: this count waits for the next one. */
-	if (atomic_xchg(&pool->telling, 1))
+	if (atomic_xchg(&pool->telling, 1)) {
+		atomic_add(n, &pool->lost);
 		return;
-	n = atomic_xchg(&pool->lost, 0);
-	if (n > 0) {
-		len = scnprintf(pool->note, sizeof(pool->note),
-				"%s/%s: %d returns of %ps missed (no free instance)\n",
-				tp->ev->class.system, tp->ev->call.name, n,
-				(void *)func);
-		for (i = 0; i < files->nr; i++) {
-			file = READ_ONCE(files->file[i]);
-			if (file)
-				__trace_array_puts(file->tr, func, pool->note,
-						   len);
-		}
+	}
+	len = scnprintf(pool->note, sizeof(pool->note),
+			"%s/%s: %d returns of %ps missed (no free instance)\n",
+			tp->ev->class.system, tp->ev->call.name, n,
+			(void *)func);
+	for (i = 0; i < files->nr; i++) {
+		file = READ_ONCE(files->file[i]);
+		if (file)
+			__trace_array_puts(file->tr, func, pool->note, len);
 	}
 	atomic_set_release(&pool->telling, 0);
 }
@@ -2638,13 +2641,14 @@ static nokprobe_inline bool tkp_needs_full(const struct tkp_probe *tp)
 
 static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 						struct pt_regs *regs,
-						bool full, bool idle)
+						bool full, int held)
 {
+	bool idle = held != TKP_BIT_UNTRIED;	/* tkp_fentry_idle() */
 	struct tkp_site *site;
 	struct tkp_probe *tp;
 	struct tkp_hook *hk;
 	unsigned long saved;
-	int bit = TKP_BIT_UNTRIED;
+	int bit = held;
 
 	/*
 	 * Hooking a return records nothing and calls nothing traced: only
@@ -2693,7 +2697,7 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 	}
 	if (full)
 		instruction_pointer_set(regs, saved);
-	if (bit >= 0)
+	if (bit >= 0 && !idle)
 		tkp_recursion_unlock(bit);
 out:
 	preempt_enable_notrace();
@@ -2706,12 +2710,19 @@ out:
  * watch either); it is counted as missed, as a kretprobe's would be.
  * Asking ftrace for FTRACE_OPS_FL_RCU instead would drop such hits
  * unseen, and put its assist function, with a recursion test of its own,
- * in front of every hit.
+ * in front of every hit.  The recursion bit is taken first: making RCU
+ * watch calls functions ftrace may hook (ct_irq_enter_irqson()), which
+ * would come back here, RCU not watching yet.
  */
 static noinline void tkp_fentry_idle(unsigned long ip, struct pt_regs *regs,
 				     bool full)
 {
-	RCU_NONIDLE(__tkp_fentry_common(ip, regs, full, true));
+	int bit = tkp_recursion_lock();
+
+	if (bit < 0)
+		return;
+	RCU_NONIDLE(__tkp_fentry_common(ip, regs, full, bit));
+	tkp_recursion_unlock(bit);
 }
 NOKPROBE_SYMBOL(tkp_fentry_idle);
 
@@ -2723,7 +2734,7 @@ static nokprobe_inline void tkp_fentry_common(unsigned long ip,
 	if (unlikely(is_idle_task(current)) && !rcu_is_watching())
 		tkp_fentry_idle(ip, regs, full);
 	else
-		__tkp_fentry_common(ip, regs, full, false);
+		__tkp_fentry_common(ip, regs, full, TKP_BIT_UNTRIED);
 }
 
 static void tkp_fentry_hit(unsigned long ip, unsigned long parent_ip,
@@ -3108,13 +3119,19 @@ static int tkp_fentry_sync(void)
 		if (!cnt)
 			continue;
 		ret = tkp_filter_add(&tkp_fops[i], ips, cnt);
-		if (ret) {
-			err = err ?: ret;
-			continue;
+		list_for_each_entry(site, &tkp_dirty_sites, dirty) {
+			if (tkp_site_want(site) != i || site->in[i])
+				continue;
+			/*
+			 * One at a time if the batch failed: a site that cannot
+			 * be hooked is not to keep the others unhooked.
+			 */
+			if (ret && tkp_filter_add(&tkp_fops[i], &site->ip, 1)) {
+				err = err ?: ret;
+				continue;
+			}
+			site->in[i] = true;
 		}
-		list_for_each_entry(site, &tkp_dirty_sites, dirty)
-			if (tkp_site_want(site) == i)
-				site->in[i] = true;
 	}
 
 	list_for_each_entry(site, &tkp_dirty_sites, dirty) {
@@ -3378,6 +3395,19 @@ static unsigned long tkp_entry_of_site(unsigned long site)
 	return site;
 }
 
+/* Is @addr in a module on its way out (our notifier may be done)? */
+static bool tkp_in_going_module(unsigned long addr)
+{
+	struct module *mod;
+	bool going;
+
+	preempt_disable();
+	mod = __module_text_address(addr);
+	going = mod && mod->state == MODULE_STATE_GOING;
+	preempt_enable();
+	return going;
+}
+
 /*
  * A pattern's functions: those ftrace can hook whose names match (ftrace
  * matches the glob, so notrace and inlined-away functions are not among
@@ -3423,7 +3453,8 @@ static int tkp_wild_register(struct tkp_probe *tp)
 		goto out_free;
 	for (i = 0; i < BIT(hash->size_bits); i++) {
 		hlist_for_each_entry(e, &hash->buckets[i], hlist) {
-			if (within_kprobe_blacklist(e->ip)) {
+			if (within_kprobe_blacklist(e->ip) ||
+			    tkp_in_going_module(e->ip)) {
 				skipped++;
 				continue;
 			}
@@ -3483,6 +3514,12 @@ static int tkp_fentry_register(struct tkp_probe *tp)
 	}
 	if (!addr || within_kprobe_blacklist(addr))
 		return 1;
+	/*
+	 * A module going away: our notifier may have cleaned its places
+	 * already, ftrace still knows its functions.  As kprobes do, refuse.
+	 */
+	if (tkp_in_going_module(addr))
+		return -ENOENT;
 	/*
 	 * perf's private probes are not on the dynamic event list, which
 	 * the module notifier walks to unhook a module's places: in a
@@ -3561,6 +3598,11 @@ static int tkp_arm(struct tkp_event *ev, bool on)
 				disable_kprobe(&tp->kp->rp.kp);
 		}
 		tkp_fentry_sync();
+		/*
+		 * On a site shared with another event its hooks may have run:
+		 * the caller frees what they use (perf's per-CPU lists) next.
+		 */
+		synchronize_rcu();
 	}
 	if (on && !ret)
 		ev->used = true;
@@ -4131,6 +4173,16 @@ static int tkp_place_register(struct tkp_probe *tp)
 	return tkp_kprobe_register(tp, tp->ev->is_return);
 }
 
+/* Arm one more place of an event already in use; the caller commits. */
+static int __tkp_place_arm(struct tkp_probe *tp)
+{
+	if (!tp->registered)
+		return 0;
+	if (tp->fentry)
+		return tkp_armed(tp) ? 0 : tkp_site_arm(tp);
+	return kprobe_gone(&tp->kp->rp.kp) ? 0 : enable_kprobe(&tp->kp->rp.kp);
+}
+
 /* Arm one more place of an event already in use. */
 static int tkp_place_arm(struct tkp_probe *tp)
 {
@@ -4145,6 +4197,7 @@ static int tkp_place_arm(struct tkp_probe *tp)
 		if (ret) {
 			tkp_site_disarm(tp);
 			tkp_fentry_sync();
+			synchronize_rcu();
 		}
 		return ret;
 	}
@@ -4293,6 +4346,16 @@ static int tkp_check_join(struct tkp_event *ev, struct tkp_spec *spec,
 			return -EEXIST;
 		}
 	}
+#ifdef CONFIG_BPF_EVENTS
+	/*
+	 * BPF programs attached may override the returns of the one place
+	 * the event had then (trace_kprobe_error_injectable()): no more.
+	 */
+	if (rcu_access_pointer(ev->call.prog_array)) {
+		*err = TKP_ERR_BPF_ATTACHED;
+		return -EBUSY;
+	}
+#endif
 	for (i = 0; i < spec->nargs; i++) {
 		spec->args[i].offset = ev->args[i].offset;
 		spec->args[i].fault_bit = ev->args[i].fault_bit;
@@ -4396,9 +4459,17 @@ static int tkp_register(struct tkp_probe *tp, struct tkp_spec *spec,
 
 unreg_kprobe:
 	tkp_kprobe_unregister(tp);
-	/* Its hooks were linked for a while: handlers may be on them. */
-	if (tp->unlinked)
+	if (tp->unlinked) {
+		/*
+		 * Its hooks were linked for a while: handlers may be on them,
+		 * and on the returns they hooked, until a grace period after
+		 * the pool stops taking them.
+		 */
 		cond_synchronize_rcu(tp->unlink_gp);
+		tkp_pool_free(tp->pool);
+		tp->pool = NULL;
+		synchronize_rcu();
+	}
 free_event:
 	tp->ev = NULL;
 	if (fresh)
@@ -4919,6 +4990,23 @@ static struct tkp_probe *tkp_of_call(struct trace_event_call *call)
 					sibling);
 }
 
+/*
+ * The place of @call if it has only one, on one function: the returns BPF
+ * may override must be those of that function alone (a pattern, or a
+ * place joined, may name functions that are not error-injectable; see
+ * tkp_check_join() for joins after BPF attached).
+ */
+static struct tkp_probe *tkp_only_place(struct trace_event_call *call)
+{
+	struct tkp_probe *tp = tkp_of_call(call);
+
+	if (!tp || !tp->registered ||
+	    !list_is_singular(&tp->ev->probes) ||
+	    (tp->fentry && tp->nr_hooks != 1))
+		return NULL;
+	return tp;
+}
+
 /**
  * trace_kprobe_on_func_entry - is a kprobe event placed on a function entry
  * @call: the event
@@ -4928,9 +5016,9 @@ static struct tkp_probe *tkp_of_call(struct trace_event_call *call)
  */
 bool trace_kprobe_on_func_entry(struct trace_event_call *call)
 {
-	struct tkp_probe *tp = tkp_of_call(call);
+	struct tkp_probe *tp = tkp_only_place(call);
 
-	if (!tp || !tp->registered)
+	if (!tp)
 		return false;
 	if (tp->fentry)
 		return true;
@@ -4946,9 +5034,9 @@ bool trace_kprobe_on_func_entry(struct trace_event_call *call)
  */
 bool trace_kprobe_error_injectable(struct trace_event_call *call)
 {
-	struct tkp_probe *tp = tkp_of_call(call);
+	struct tkp_probe *tp = tkp_only_place(call);
 
-	if (!tp || !tp->registered)
+	if (!tp)
 		return false;
 	return within_error_injection_list(tp->addr);
 }
@@ -5260,10 +5348,12 @@ static __init void tkp_boot_setup(void)
  * hooks into the module go for good, as a kprobe there is marked gone
  * for good; a module loaded later at the same address is not hooked.
  * With the last hook the place stops being live, and stays removable.
- * Kprobes are the kprobes core's business.  Returns whether a hook was
- * linked (a handler may still be running on it).
+ * With @init, the module's init code goes (it is live now), for places
+ * however written.  Kprobes are the kprobes core's business.  Returns
+ * whether a hook was linked (a handler may still be running on it).
  */
-static bool tkp_module_going(struct tkp_probe *tp, struct module *mod)
+static bool tkp_module_going(struct tkp_probe *tp, struct module *mod,
+			     bool init)
 {
 	unsigned int i, left = 0;
 	struct tkp_hook *hk;
@@ -5275,7 +5365,8 @@ static bool tkp_module_going(struct tkp_probe *tp, struct module *mod)
 		hk = &tp->hooks[i];
 		if (!hk->addr)
 			continue;
-		if (!within_module(hk->addr, mod)) {
+		if (init ? !within_module_init(hk->addr, mod) :
+			   !within_module(hk->addr, mod)) {
 			left++;
 			continue;
 		}
@@ -5307,7 +5398,8 @@ static int tkp_module_notify(struct notifier_block *nb, unsigned long val,
 	struct tkp_probe *tp;
 	bool gone = false;
 
-	if (val != MODULE_STATE_COMING && val != MODULE_STATE_GOING)
+	if (val != MODULE_STATE_COMING && val != MODULE_STATE_LIVE &&
+	    val != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
 
 	mutex_lock(&event_mutex);
@@ -5315,10 +5407,15 @@ static int tkp_module_notify(struct notifier_block *nb, unsigned long val,
 		if (!is_tkp(pos))
 			continue;
 		tp = to_tkp(pos);
+		/* Its init code is freed now: ftrace forgets it right after. */
+		if (val == MODULE_STATE_LIVE) {
+			gone |= tkp_module_going(tp, mod, true);
+			continue;
+		}
 		if (!tp->symbol || strncmp(tp->symbol, mod->name, len) ||
 		    tp->symbol[len] != ':') {
 			if (val == MODULE_STATE_GOING)
-				gone |= tkp_module_going(tp, mod);
+				gone |= tkp_module_going(tp, mod, false);
 			continue;
 		}
 		if (val == MODULE_STATE_GOING) {
@@ -5333,10 +5430,14 @@ static int tkp_module_notify(struct notifier_block *nb, unsigned long val,
 			pr_warn("cannot probe %s in module %s\n", tp->symbol,
 				mod->name);
 		else if (rcu_access_pointer(tp->ev->files) || tp->ev->perf_on)
-			tkp_place_arm(tp);
+			__tkp_place_arm(tp);
 	}
-	/* The module's code runs from now on, or is about to go: no delay. */
-	tkp_fentry_sync();
+	/*
+	 * The module's code runs from now on, or is about to go: every
+	 * change in one update, now.
+	 */
+	if (tkp_fentry_sync())
+		pr_warn("cannot hook the places of module %s\n", mod->name);
 	mutex_unlock(&event_mutex);
 	/* Its places may come back elsewhere: let their handlers finish. */
 	if (gone)

@@ -15,6 +15,10 @@ done
 expect_ok "p:kprobes/idl arch_cpu_idle"
 expect_ok "r:kprobes/idlr arch_cpu_idle"
 expect_ok "p:kprobes/idlc default_idle_call"
+# Making RCU watch calls ct_irq_enter_irqson(), which ftrace can hook: a
+# probe there must not bring the idle hit back to itself (no recursion).
+grep -qx ct_irq_enter_irqson "$AFF" &&
+	expect_ok "p:kprobes/idlct ct_irq_enter_irqson"
 echo 1 > "$T/events/kprobes/enable" || fail "cannot enable"
 sleep 1
 echo 0 > "$T/events/kprobes/enable"

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpe_override: may a BPF program that calls bpf_override_return() attach
+ * to a kprobe event defined in tracefs?  For test_bpf_override_places.sh.
+ * No libbpf: the program is four raw instructions.
+ *
+ *   kpe_override EVENT_ID [COMMAND]
+ *
+ * Opens the event (tracefs events/GRP/EVENT/id) as a tracepoint perf
+ * event on CPU 0, loads a BPF_PROG_TYPE_KPROBE program that overrides the
+ * return with -ENOSYS (never called: the event stays disabled), attaches
+ * it with PERF_EVENT_IOC_SET_BPF and prints "attached", or the errno name
+ * of the step that failed (the verifier's log to stderr).  While attached
+ * it runs COMMAND (with sh -c), if given, and prints "command: STATUS".
+ * Then detaches and exits: 0 when it printed "attached", else 1.
+ */
+#include <errno.h>
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define INSN(c, d, s, o, i) \
+	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
+			    .off = (o), .imm = (i) })
+
+static char vlog[65536];
+
+static int fail(const char *what)
+{
+	int err = errno;
+
+	printf("%s\n", err == ENOENT ? "ENOENT" : err == EINVAL ? "EINVAL" :
+	       err == EBUSY ? "EBUSY" : err == EPERM ? "EPERM" :
+	       err == EACCES ? "EACCES" : "ERROR");
+	fprintf(stderr, "kpe_override: %s: %s\n", what, strerror(err));
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct perf_event_attr pattr;
+	union bpf_attr attr;
+	int prog, ev;
+	char *end;
+	long id;
+
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: kpe_override EVENT_ID [COMMAND]\n");
+		return 2;
+	}
+	id = strtol(argv[1], &end, 10);
+	if (*argv[1] == '\0' || *end != '\0' || id < 0) {
+		fprintf(stderr, "kpe_override: bad EVENT_ID '%s'\n", argv[1]);
+		return 2;
+	}
+
+	struct bpf_insn insns[] = {
+		/* bpf_override_return(ctx, -ENOSYS); return 0; */
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, -ENOSYS),
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_override_return),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_KPROBE;
+	attr.insns = (uint64_t)(uintptr_t)insns;
+	attr.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+	attr.license = (uint64_t)(uintptr_t)"GPL";
+	attr.log_buf = (uint64_t)(uintptr_t)vlog;
+	attr.log_size = sizeof(vlog);
+	attr.log_level = 1;
+	prog = syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+	if (prog < 0) {
+		int err = errno;
+
+		fprintf(stderr, "%s", vlog);
+		errno = err;
+		return fail("BPF_PROG_LOAD");
+	}
+
+	memset(&pattr, 0, sizeof(pattr));
+	pattr.size = sizeof(pattr);
+	pattr.type = PERF_TYPE_TRACEPOINT;
+	pattr.config = id;
+	pattr.sample_period = 1;
+	pattr.wakeup_events = 1;
+	ev = syscall(__NR_perf_event_open, &pattr, -1, 0, -1, 0);
+	if (ev < 0)
+		return fail("perf_event_open");
+	if (ioctl(ev, PERF_EVENT_IOC_SET_BPF, prog))
+		return fail("PERF_EVENT_IOC_SET_BPF");
+	printf("attached\n");
+	if (argc == 3) {
+		fflush(stdout);
+		printf("command: %d\n", WEXITSTATUS(system(argv[2])));
+	}
+	close(ev);
+	close(prog);
+	return 0;
+}

@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: a BPF program that overrides returns attaches to an event
+# with one place on an error-injectable function, and not to an event
+# with a place elsewhere too; no place joins an event while BPF programs
+# are attached to it
+. "$(dirname "$0")/lib.sh"
+reset || fail "initial reset failed"
+KPE_OVERRIDE=$DIR/kpe_override
+[ -x "$KPE_OVERRIDE" ] || fail "$KPE_OVERRIDE missing"
+grep -q ' __x64_sys_getppid$' /proc/kallsyms || skip "no __x64_sys_getppid"
+grep -Eq "^__(x64|do)_sys_getppid[[:space:]]" /sys/kernel/debug/error_injection/list 2>/dev/null ||
+	skip "__x64_sys_getppid is not error-injectable here"
+
+id_of() {
+	cat "$(ev_dir "$1")/id"
+}
+
+# One place, error-injectable: attaches (the control).
+expect_ok "p:kprobes/ovr1 __x64_sys_getppid"
+out=$("$KPE_OVERRIDE" "$(id_of ovr1)" 2>/dev/null)
+[ "$out" = attached ] || fail "override on __x64_sys_getppid alone: $out"
+
+# A second place, on a function whose returns may not be overridden.
+expect_ok "p:kprobes/ovr2 __x64_sys_getppid"
+expect_ok "p:kprobes/ovr2 vfs_read"
+out=$("$KPE_OVERRIDE" "$(id_of ovr2)" 2>/dev/null)
+[ "$out" = EINVAL ] ||
+	fail "override on an event that also probes vfs_read: '$out', want EINVAL"
+
+# A place may not join while the program is attached.
+before=$(snapshot)
+out=$("$KPE_OVERRIDE" "$(id_of ovr1)" \
+	"echo 'p:kprobes/ovr1 vfs_read' >> $T/kprobe_events" 2>/dev/null)
+echo "$out" | grep -qx attached || fail "override on ovr1: $out"
+echo "$out" | grep -qx 'command: 0' &&
+	fail "vfs_read joined ovr1 while an overriding program was attached"
+[ "$(snapshot)" = "$before" ] || fail "the refused join changed the listing"
+grep -q 'BPF programs are attached' "$T/error_log" ||
+	{ dump "$T/error_log"; fail "error_log does not say why the join was refused"; }
+# Detached, it may.
+expect_ok "p:kprobes/ovr1 vfs_read"
+
+reset || fail "cleanup failed"
+pass
