@@ -38,6 +38,7 @@
 
 #include <linux/bpf.h>
 #include <linux/compat.h>
+#include <linux/context_tracking_irq.h>
 #include <linux/error-injection.h>
 #include <linux/file.h>
 #include <linux/ftrace.h>
@@ -2705,23 +2706,30 @@ out:
 
 /*
  * ftrace calls us from the idle loop too, where RCU may not be watching:
- * have it watch while we record, as tracepoints called from there do.  A
+ * have it watch while we record, as an interrupt taken there would.  A
  * return is not hooked there (its handler would run where RCU may not
  * watch either); it is counted as missed, as a kretprobe's would be.
  * Asking ftrace for FTRACE_OPS_FL_RCU instead would drop such hits
  * unseen, and put its assist function, with a recursion test of its own,
- * in front of every hit.  The recursion bit is taken first: making RCU
- * watch calls functions ftrace may hook (ct_irq_enter_irqson()), which
- * would come back here, RCU not watching yet.
+ * in front of every hit.  RCU_NONIDLE() will not do: its
+ * ct_irq_enter_irqson() can be hooked by ftrace (and would come back
+ * here, RCU not watching yet), and asserts to lockdep that interrupts are
+ * off, which the idle loop has told lockdep they are not.  So: the
+ * recursion bit first, then the entry an NMI makes, interrupts off.
  */
 static noinline void tkp_fentry_idle(unsigned long ip, struct pt_regs *regs,
 				     bool full)
 {
+	unsigned long flags;
 	int bit = tkp_recursion_lock();
 
 	if (bit < 0)
 		return;
-	RCU_NONIDLE(__tkp_fentry_common(ip, regs, full, bit));
+	raw_local_irq_save(flags);
+	ct_nmi_enter();
+	__tkp_fentry_common(ip, regs, full, bit);
+	ct_nmi_exit();
+	raw_local_irq_restore(flags);
 	tkp_recursion_unlock(bit);
 }
 NOKPROBE_SYMBOL(tkp_fentry_idle);
