@@ -8,7 +8,7 @@
  *
  * Opens the event (tracefs events/GRP/EVENT/id) as a tracepoint perf
  * event on CPU 0, loads a BPF_PROG_TYPE_KPROBE program that overrides the
- * return with -ENOSYS (never called: the event stays disabled), attaches
+ * return with -EPERM (never called: the event stays disabled), attaches
  * it with PERF_EVENT_IOC_SET_BPF and prints "attached", or the errno name
  * of the step that failed (the verifier's log to stderr).  While attached
  * it runs COMMAND (with sh -c), if given, and prints "command: STATUS".
@@ -62,8 +62,8 @@ int main(int argc, char **argv)
 	}
 
 	struct bpf_insn insns[] = {
-		/* bpf_override_return(ctx, -ENOSYS); return 0; */
-		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, -ENOSYS),
+		/* bpf_override_return(ctx, -EPERM); return 0; */
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, -EPERM),
 		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_override_return),
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
