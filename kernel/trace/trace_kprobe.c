@@ -178,7 +178,7 @@ static const char *tkp_err_text[] = {
 	[TKP_ERR_FAIL_REG_PROBE]  = "Failed to register probe event",
 	[TKP_ERR_NOTRACE]	  = "The function is notrace (see KPROBE_EVENTS_ON_NOTRACE)",
 	[TKP_ERR_UNARMED]	  = "Enabled, but its functions could not be hooked: not firing",
-	[TKP_ERR_BPF_ATTACHED]	  = "BPF programs are attached to the event: no place can join it",
+	[TKP_ERR_BPF_ATTACHED]	  = "perf or BPF has the event open: no place can join it",
 	[TKP_ERR_NON_UNIQ_SYMBOL] = "The symbol is not unique",
 	[TKP_ERR_DIFF_PROBE_TYPE] = "Probe type is different from existing probe",
 	[TKP_ERR_DIFF_ARG_TYPE]	  = "Argument type or name is different from existing probe",
@@ -2715,20 +2715,29 @@ out:
  * ct_irq_enter_irqson() can be hooked by ftrace (and would come back
  * here, RCU not watching yet), and asserts to lockdep that interrupts are
  * off, which the idle loop has told lockdep they are not.  So: the
- * recursion bit first, then the entry an NMI makes, interrupts off.
+ * recursion bit first, then the entry an NMI makes, interrupts off, and
+ * lockdep told so for the while (what a lock taken in a BPF program
+ * needs to be judged right).
  */
 static noinline void tkp_fentry_idle(unsigned long ip, struct pt_regs *regs,
 				     bool full)
 {
-	unsigned long flags;
 	int bit = tkp_recursion_lock();
+	unsigned long flags;
+	bool lockdep_on;
 
 	if (bit < 0)
 		return;
 	raw_local_irq_save(flags);
+	lockdep_on = lockdep_hardirqs_enabled();
+	lockdep_hardirqs_off(CALLER_ADDR0);
 	ct_nmi_enter();
 	__tkp_fentry_common(ip, regs, full, bit);
+	if (lockdep_on)
+		lockdep_hardirqs_on_prepare();
 	ct_nmi_exit();
+	if (lockdep_on)
+		lockdep_hardirqs_on(CALLER_ADDR0);
 	raw_local_irq_restore(flags);
 	tkp_recursion_unlock(bit);
 }
@@ -3403,7 +3412,11 @@ static unsigned long tkp_entry_of_site(unsigned long site)
 	return site;
 }
 
-/* Is @addr in a module on its way out (our notifier may be done)? */
+/*
+ * Is @addr in module code on its way out: a module going, or its init
+ * code once it is live (our notifier may be done with them, ftrace still
+ * knows them for a while)?  The kprobes core refuses those too.
+ */
 static bool tkp_in_going_module(unsigned long addr)
 {
 	struct module *mod;
@@ -3411,7 +3424,9 @@ static bool tkp_in_going_module(unsigned long addr)
 
 	preempt_disable();
 	mod = __module_text_address(addr);
-	going = mod && mod->state == MODULE_STATE_GOING;
+	going = mod && (mod->state == MODULE_STATE_GOING ||
+			(mod->state != MODULE_STATE_COMING &&
+			 within_module_init(addr, mod)));
 	preempt_enable();
 	return going;
 }
@@ -4354,12 +4369,14 @@ static int tkp_check_join(struct tkp_event *ev, struct tkp_spec *spec,
 			return -EEXIST;
 		}
 	}
-#ifdef CONFIG_BPF_EVENTS
+#ifdef CONFIG_PERF_EVENTS
 	/*
-	 * BPF programs attached may override the returns of the one place
-	 * the event had then (trace_kprobe_error_injectable()): no more.
+	 * A BPF program may override the returns of the one place the event
+	 * had when it was attached (trace_kprobe_error_injectable()), and
+	 * attaches without event_mutex, through a perf event already open:
+	 * no place joins an event perf has open.
 	 */
-	if (rcu_access_pointer(ev->call.prog_array)) {
+	if (ev->call.perf_refcount) {
 		*err = TKP_ERR_BPF_ATTACHED;
 		return -EBUSY;
 	}

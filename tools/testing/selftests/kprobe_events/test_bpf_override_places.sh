@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: a BPF program that overrides returns attaches to an event
 # with one place on an error-injectable function, and not to an event
-# with a place elsewhere too; no place joins an event while BPF programs
-# are attached to it
+# with a place elsewhere too; no place joins an event while perf (and so
+# BPF) has it open
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 KPE_OVERRIDE=$DIR/kpe_override
@@ -36,7 +36,7 @@ echo "$out" | grep -qx attached || fail "override on ovr1: $out"
 echo "$out" | grep -qx 'command: 0' &&
 	fail "vfs_read joined ovr1 while an overriding program was attached"
 [ "$(snapshot)" = "$before" ] || fail "the refused join changed the listing"
-grep -q 'BPF programs are attached' "$T/error_log" ||
+grep -q 'perf or BPF has the event open' "$T/error_log" ||
 	{ dump "$T/error_log"; fail "error_log does not say why the join was refused"; }
 # Detached, it may.
 expect_ok "p:kprobes/ovr1 vfs_read"

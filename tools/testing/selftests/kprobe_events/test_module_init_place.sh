@@ -48,5 +48,26 @@ disable_ev ki
 rmmod kpe_kmod || fail "last rmmod failed"
 [ "$(unarmed)" = 0 ] || { dump "$T/error_log"; fail "an event was left unarmed"; }
 expect_ok "-:kprobes/ki"
+
+# Once the module is live its init code is on its way out, though still
+# known for a while (here: while the load waits for the init's async
+# work): a place there is refused (ENOENT), as the kprobes core refuses
+# one, however it is written.
+modprobe kpe_kmod init_async_ms=3000 &
+BG_PIDS=$!
+i=0
+while [ $i -lt 50 ] && ! grep -q '^kpe_kmod .* Live ' /proc/modules; do
+	usleep 100000
+	i=$((i + 1))
+done
+grep -q '^kpe_kmod .* Live ' /proc/modules || fail "kpe_kmod never went live"
+grep -q ' kpe_kmod_init	\[kpe_kmod\]$' /proc/kallsyms ||
+	log "kpe_kmod_init no longer in kallsyms: the window closed early"
+expect_errno ENOENT "p:kprobes/late kpe_kmod_init"
+expect_errno ENOENT "p:kprobes/late2 kpe_kmod:kpe_kmod_init"
+wait $BG_PIDS
+BG_PIDS=
+rmmod kpe_kmod || fail "rmmod after the async load failed"
+[ "$(unarmed)" = 0 ] || { dump "$T/error_log"; fail "an event was left unarmed"; }
 reset || fail "cleanup failed"
 pass

@@ -29,6 +29,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/async.h>
 #include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/cpumask.h>
@@ -62,6 +63,22 @@ static bool api_at_init;
 module_param(api_at_init, bool, 0444);
 MODULE_PARM_DESC(api_at_init,
 		 "create, enable and hit kprobes/kpe_api from the module's init");
+
+/*
+ * init_async_ms: the init queues async work that sleeps this long, and
+ * the load waits for it after the module is live, before its init code
+ * is freed (a window in which that code is still known to kallsyms and
+ * ftrace, test_module_init_place.sh).
+ */
+static unsigned int init_async_ms;
+module_param(init_async_ms, uint, 0444);
+MODULE_PARM_DESC(init_async_ms,
+		 "sleep this long in async work the load waits for, once live");
+
+static void kpe_init_async(void *data, async_cookie_t cookie)
+{
+	msleep(init_async_ms);
+}
 
 static DEFINE_MUTEX(kpe_lock);
 static struct dentry *kpe_dir;
@@ -450,6 +467,8 @@ static int __init kpe_kmod_init(void)
 			    &kpe_notrace_offset_fops);
 	debugfs_create_file("api", 0600, kpe_dir, NULL, &kpe_api_fops);
 
+	if (init_async_ms)
+		async_schedule(kpe_init_async, NULL);
 	if (api_at_init) {
 		mutex_lock(&kpe_lock);
 		ret = kpe_api_start();
