@@ -3568,6 +3568,17 @@ static int tkp_fentry_register(struct tkp_probe *tp)
 	return 0;
 }
 
+/* Disarm @tp's place, whichever kind; a place not live is left as it is. */
+static void tkp_disarm_place(struct tkp_probe *tp)
+{
+	if (!tp->registered)
+		return;
+	if (tp->fentry)
+		tkp_site_disarm(tp);
+	else if (!kprobe_gone(&tp->kp->rp.kp))
+		disable_kprobe(&tp->kp->rp.kp);
+}
+
 /*
  * Arm the places when the event gets its first user, disarm them after
  * the last.  Callers hold event_mutex.
@@ -3584,42 +3595,21 @@ static int tkp_arm(struct tkp_event *ev, bool on)
 		 */
 		if (!tp->registered)
 			continue;
-		if (tp->fentry) {
-			if (!on)
-				tkp_site_disarm(tp);
-			else if (!tkp_armed(tp))
-				ret = tkp_site_arm(tp);
-		} else if (!kprobe_gone(&tp->kp->rp.kp)) {
-			if (!on)
-				disable_kprobe(&tp->kp->rp.kp);
-			else
-				ret = enable_kprobe(&tp->kp->rp.kp);
-		}
+		if (!on)
+			tkp_disarm_place(tp);
+		else if (tp->fentry)
+			ret = tkp_armed(tp) ? 0 : tkp_site_arm(tp);
+		else if (!kprobe_gone(&tp->kp->rp.kp))
+			ret = enable_kprobe(&tp->kp->rp.kp);
 		if (ret)
 			break;
-	}
-	if (ret) {
-		list_for_each_entry_continue_reverse(tp, &ev->probes, sibling) {
-			if (!tp->registered)
-				continue;
-			if (tp->fentry)
-				tkp_site_disarm(tp);
-			else if (!kprobe_gone(&tp->kp->rp.kp))
-				disable_kprobe(&tp->kp->rp.kp);
-		}
 	}
 	if (!ret)
 		ret = tkp_fentry_commit();
 	if (ret && on) {
 		/* Nothing of it stays armed, on ftrace or in a kprobe. */
-		list_for_each_entry(tp, &ev->probes, sibling) {
-			if (!tp->registered)
-				continue;
-			if (tp->fentry)
-				tkp_site_disarm(tp);
-			else if (!kprobe_gone(&tp->kp->rp.kp))
-				disable_kprobe(&tp->kp->rp.kp);
-		}
+		list_for_each_entry(tp, &ev->probes, sibling)
+			tkp_disarm_place(tp);
 		tkp_fentry_sync();
 		/*
 		 * On a site shared with another event its hooks may have run:
