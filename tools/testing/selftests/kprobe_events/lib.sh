@@ -234,6 +234,18 @@ find_offset() {
 	return 0
 }
 
+# need_kmod: skip unless the tests' module kpe_kmod (kmod/) is installed;
+# unload it if an earlier test left it loaded, so that the test loads it
+# afresh
+need_kmod() {
+	[ -n "$(find /lib/modules -name kpe_kmod.ko 2>/dev/null)" ] ||
+		skip "test module kpe_kmod not installed"
+	if lsmod | grep -q '^kpe_kmod '; then
+		rmmod kpe_kmod || fail "cannot unload kpe_kmod"
+	fi
+	return 0
+}
+
 # (a test that checks how tracefs is refused sets LIB_NO_TRACEFS_CHECK)
 [ -n "${LIB_NO_TRACEFS_CHECK:-}" ] || [ -f "$T/kprobe_events" ] ||
 	skip "no kprobe_events in $T"

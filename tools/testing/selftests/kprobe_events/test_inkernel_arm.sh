@@ -21,9 +21,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-[ -n "$(find /lib/modules -name kpe_kmod.ko 2>/dev/null)" ] ||
-	skip "test module kpe_kmod not installed"
-lsmod | grep -q '^kpe_kmod ' && rmmod kpe_kmod
+need_kmod
 grep -q kpe_api "$T/kprobe_events" && fail "kpe_api defined before the test"
 
 FAILS=0

@@ -8,9 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-[ -n "$(find /lib/modules -name kpe_kmod.ko 2>/dev/null)" ] ||
-	skip "test module kpe_kmod not installed"
-lsmod | grep -q '^kpe_kmod ' && rmmod kpe_kmod
+need_kmod
 trap 'rmmod kpe_kmod 2>/dev/null' EXIT
 
 # unarmed: error_log entries saying an enabled event could not be hooked

@@ -21,9 +21,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-[ -n "$(find /lib/modules -name kpe_kmod.ko 2>/dev/null)" ] ||
-	skip "test module kpe_kmod not installed"
-lsmod | grep -q '^kpe_kmod ' && rmmod kpe_kmod
+need_kmod
 modprobe kpe_kmod || fail "modprobe kpe_kmod failed"
 MOD_LOADED=1
 [ -f "$D/notrace" ] && [ -f "$D/notrace_on" ] || skip "$D/notrace missing"
