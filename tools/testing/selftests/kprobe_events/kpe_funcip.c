@@ -34,6 +34,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "kpe_bpf.h"
 #include "kpe_sysfs.h"
 
 #define READS 10
@@ -42,9 +43,6 @@
 /* jump target placeholder: the program's exit (fixed up in main) */
 #define TO_EXIT (-32768)
 
-#define INSN(c, d, s, o, i) \
-	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
-			    .off = (o), .imm = (i) })
 #define MOV_REG(d, s)	INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
 #define MOV_IMM(d, i)	INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
 #define ALU_IMM(op, d, i) INSN(BPF_ALU64 | (op) | BPF_K, d, 0, 0, i)
@@ -98,11 +96,6 @@ static void show(const char *list)
 			fputs(vlog, stderr);
 		fclose(f);
 	}
-}
-
-static long sys_bpf(int cmd, union bpf_attr *attr)
-{
-	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
 }
 
 int main(int argc, char **argv)
@@ -175,22 +168,9 @@ int main(int argc, char **argv)
 		if (insns[i].off == TO_EXIT)
 			insns[i].off = n - 2 - (i + 1);
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_KPROBE;
-	attr.insns = (uint64_t)(uintptr_t)insns;
-	attr.insn_cnt = n;
-	attr.license = (uint64_t)(uintptr_t)"GPL";
-	attr.log_buf = (uint64_t)(uintptr_t)vlog;
-	attr.log_size = sizeof(vlog);
-	attr.log_level = 1;
-	prog = sys_bpf(BPF_PROG_LOAD, &attr);
-	if (prog < 0) {
-		int err = errno;
-
-		fprintf(stderr, "%s", vlog);
-		errno = err;
+	prog = kpe_prog_load(insns, n);
+	if (prog < 0)
 		return fail("BPF_PROG_LOAD");
-	}
 
 	/* The probe, as bpftrace opens it: kprobe PMU, all tasks, CPU 0. */
 	memset(&pattr, 0, sizeof(pattr));

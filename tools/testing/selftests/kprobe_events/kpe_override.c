@@ -26,11 +26,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define INSN(c, d, s, o, i) \
-	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
-			    .off = (o), .imm = (i) })
+#include "kpe_bpf.h"
 
-static char vlog[65536];
 
 static int fail(const char *what)
 {
@@ -46,7 +43,6 @@ static int fail(const char *what)
 int main(int argc, char **argv)
 {
 	struct perf_event_attr pattr;
-	union bpf_attr attr;
 	int prog, ev;
 	char *end;
 	long id;
@@ -68,22 +64,9 @@ int main(int argc, char **argv)
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_KPROBE;
-	attr.insns = (uint64_t)(uintptr_t)insns;
-	attr.insn_cnt = sizeof(insns) / sizeof(insns[0]);
-	attr.license = (uint64_t)(uintptr_t)"GPL";
-	attr.log_buf = (uint64_t)(uintptr_t)vlog;
-	attr.log_size = sizeof(vlog);
-	attr.log_level = 1;
-	prog = syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
-	if (prog < 0) {
-		int err = errno;
-
-		fprintf(stderr, "%s", vlog);
-		errno = err;
+	prog = kpe_prog_load(insns, sizeof(insns) / sizeof(insns[0]));
+	if (prog < 0)
 		return fail("BPF_PROG_LOAD");
-	}
 
 	memset(&pattr, 0, sizeof(pattr));
 	pattr.size = sizeof(pattr);
