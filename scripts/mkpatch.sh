@@ -11,7 +11,7 @@ out=$TOP/out
 version=$(make -s -C "$src" kernelversion)
 
 # The kernel-tree paths we touch, per patch of the series.
-tracer=(kernel/trace/trace_kprobe.c kernel/trace/Kconfig kernel/trace/Makefile)
+tracer=($(cd "$TOP" && ls kernel/trace/trace_kprobe*.[ch]) kernel/trace/Kconfig kernel/trace/Makefile)
 docs=(Documentation/trace/kprobetrace.txt)
 tests=()
 for f in $(cd "$TOP" && git ls-files tools/testing/selftests/kprobe_events); do

@@ -34,7 +34,7 @@ install_if_changed() {
 }
 
 # Our whole files.
-for f in "$TOP"/kernel/trace/trace_kprobe*.c; do
+for f in "$TOP"/kernel/trace/trace_kprobe*.[ch]; do
 	install_if_changed "$f" "$src/kernel/trace/$(basename "$f")"
 done
 install_if_changed "$TOP/Documentation/trace/kprobetrace.txt" \

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/common.sh"
 
 variant=${1:-linux}
-obj=$(obj_dir "$variant")/kernel/trace/trace_kprobe.o
+obj=$(obj_dir "$variant")/kernel/trace/trace_kprobe_hit.o
 src=$(src_dir "$variant")
 max=${KPE_MAX_FRAME:-512}
 [ -f "$obj" ] || die "no $obj: build the $variant kernel first"

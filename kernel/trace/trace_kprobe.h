@@ -1,0 +1,524 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kprobe-based event tracer: what its files share.
+ *
+ *   trace_kprobe.c        the trace events, tracefs files, commands and
+ *                         in-kernel API: a probe's life under event_mutex
+ *   trace_kprobe_parse.c  a definition line into a struct tkp_spec: the
+ *                         place, names, types and record layout (pure)
+ *   trace_kprobe_hit.c    the hit path: fetching the arguments and writing
+ *                         the record, from every kind of place
+ *   trace_kprobe_place.c  places: hooks on ftrace sites (with rethook for
+ *                         returns), kprobes and kretprobes otherwise, and
+ *                         arming them
+ *
+ * Nothing here is for use outside these files.
+ */
+#ifndef _TRACE_KPROBE_H
+#define _TRACE_KPROBE_H
+
+#include <linux/ftrace.h>
+#include <linux/hashtable.h>
+#include <linux/irq_work.h>
+#include <linux/kprobes.h>
+#include <linux/rethook.h>
+#include <linux/trace_events.h>
+#include <linux/workqueue.h>
+
+#include "trace.h"
+#include "trace_dynevent.h"
+#include "trace_probe.h"	/* prototypes of the in-kernel API */
+
+#define TKP_DEFAULT_GROUP	"kprobes"
+#define TKP_MAXACTIVE_LIMIT	4096
+#define TKP_MAX_ARGS		128
+#define TKP_MAX_ARG_NAME	32
+#define TKP_MAX_ARG_TEXT	63
+/* Dereferences per argument, @SYM and @ADDR counting as one. */
+#define TKP_MAX_DEREF		13
+#define TKP_MAX_ARRAY		64
+/*
+ * Everything a hit fetches for its arguments is gathered in a per-CPU
+ * buffer of this size first, so that one exact-size record can be
+ * reserved per trace instance; a ring-buffer record is smaller anyway.
+ */
+#define TKP_SCRATCH_SIZE	4096
+/*
+ * A record must fit in a ring-buffer page (about 4 KiB less headers):
+ * strings are cut short rather than losing the whole record.
+ */
+#define TKP_MAX_RECORD		4000
+/* Fixed-size argument fields may take at most this much of it. */
+#define TKP_MAX_FIXED		2048
+/* A string a return probe takes at entry ($argN) keeps this much. */
+#define TKP_ENTRY_STR		128
+
+/*
+ * Why a line was refused: an index into tkp_err_text, the messages
+ * error_log shows.
+ */
+enum tkp_err {
+	TKP_ERR_BAD_CMD,
+	TKP_ERR_BAD_MAXACT,
+	TKP_ERR_MAXACT_TOO_BIG,
+	TKP_ERR_MAXACT_ON_PROBE,
+	TKP_ERR_NO_GROUP_NAME,
+	TKP_ERR_GROUP_TOO_LONG,
+	TKP_ERR_BAD_GROUP_NAME,
+	TKP_ERR_NO_EVENT_NAME,
+	TKP_ERR_EVENT_TOO_LONG,
+	TKP_ERR_BAD_EVENT_NAME,
+	TKP_ERR_EVENT_EXIST,
+	TKP_ERR_NO_PLACE,
+	TKP_ERR_BAD_PROBE_ADDR,
+	TKP_ERR_BAD_RETPROBE,
+	TKP_ERR_BAD_INSN_BNDRY,
+	TKP_ERR_FAIL_REG_PROBE,
+	TKP_ERR_NOTRACE,
+	TKP_ERR_UNARMED,
+	TKP_ERR_BPF_ATTACHED,
+	TKP_ERR_DIFF_PROBE_TYPE,
+	TKP_ERR_NON_UNIQ_SYMBOL,
+	TKP_ERR_DIFF_ARG_TYPE,
+	TKP_ERR_SAME_PROBE,
+	TKP_ERR_BAD_ADDR_SUFFIX,
+	TKP_ERR_TOO_MANY_ARGS,
+	TKP_ERR_ARG_NAME_TOO_LONG,
+	TKP_ERR_NO_ARG_NAME,
+	TKP_ERR_BAD_ARG_NAME,
+	TKP_ERR_USED_ARG_NAME,
+	TKP_ERR_NO_ARG_BODY,
+	TKP_ERR_ARG_TOO_LONG,
+	TKP_ERR_BAD_FETCH_ARG,
+	TKP_ERR_BAD_REG_NAME,
+	TKP_ERR_BAD_MEM_ADDR,
+	TKP_ERR_BAD_STACK_NUM,
+	TKP_ERR_BAD_ARG_NUM,
+	TKP_ERR_RETVAL_ON_PROBE,
+	TKP_ERR_BAD_VAR,
+	TKP_ERR_BAD_IMM,
+	TKP_ERR_IMMSTR_NO_CLOSE,
+	TKP_ERR_DEREF_NEED_BRACE,
+	TKP_ERR_BAD_DEREF_OFFS,
+	TKP_ERR_DEREF_OPEN_BRACE,
+	TKP_ERR_TOO_MANY_OPS,
+	TKP_ERR_COMM_CANT_DEREF,
+	TKP_ERR_BAD_TYPE,
+	TKP_ERR_BAD_STRING,
+	TKP_ERR_BAD_BITFIELD,
+	TKP_ERR_ARRAY_NO_CLOSE,
+	TKP_ERR_BAD_ARRAY_SUFFIX,
+	TKP_ERR_BAD_ARRAY_NUM,
+	TKP_ERR_ARRAY_TOO_BIG,
+	TKP_ERR_ARRAY_NOT_MEM,
+	TKP_ERR_ARGS_TOO_BIG,
+};
+
+
+/* tkp_arg.reg_off and .src_off when the source is not one register. */
+#define TKP_NO_REG	0xffff
+
+/* Where an argument's value starts from. */
+enum tkp_src {
+	TKP_SRC_REG,		/* param: offset in struct pt_regs */
+	TKP_SRC_STACK,		/* param: N of $stackN */
+	TKP_SRC_STACKP,		/* $stack */
+	TKP_SRC_RETVAL,
+	TKP_SRC_ARG,		/* param: N - 1 of $argN */
+	TKP_SRC_DURATION,	/* ns since the function's entry */
+	TKP_SRC_COMM,
+	TKP_SRC_IMM,		/* param: the value; also @ADDR and @SYM */
+	TKP_SRC_IMMSTR,		/* imm: the string */
+};
+
+/* How an argument is stored and shown. */
+enum tkp_kind {
+	TKP_K_U,		/* unsigned decimal */
+	TKP_K_S,		/* signed decimal */
+	TKP_K_X,		/* hexadecimal */
+	TKP_K_SYMBOL,		/* address shown as sym+off/size */
+	TKP_K_BITFIELD,		/* unsigned decimal, bits of a container */
+	TKP_K_STRING,		/* __data_loc char[] */
+};
+
+/*
+ * What the hit path does for an argument, decided once at definition so
+ * that each hit takes one branch instead of a chain of tests.
+ */
+enum tkp_op {
+	TKP_OP_REG,		/* a register as is: reg_off */
+	TKP_OP_VALUE,		/* scalar, array or bitfield */
+	TKP_OP_MSTR,		/* string in memory, through dereferences */
+	TKP_OP_STR,		/* $comm, or an immediate string */
+	TKP_OP_ENTRY,		/* taken at entry by a return probe */
+};
+
+/*
+ * One fetch argument: a source, a chain of dereferences, a type.
+ * "+8(+0(%di)):u32" is source %di, then dereferences at offsets 0 and 8;
+ * the last dereference gives the address the value (or string) is read
+ * from, each earlier one reads a pointer.
+ */
+struct tkp_arg {
+	char		name[TKP_MAX_ARG_NAME];
+	char		ftype[20];	/* C type in the format file */
+	char		*text;		/* as written after "NAME=" */
+	char		*imm;		/* TKP_SRC_IMMSTR */
+	u8		src;		/* enum tkp_src */
+	u8		kind;		/* enum tkp_kind */
+	u8		size;		/* bytes of one element */
+	u8		ndrf;		/* number of dereferences */
+	u8		bf_lshift;	/* bitfield: shifts that isolate it */
+	u8		bf_rshift;
+	u8		fault_bit;	/* bit in __probe_faults, 0xff: none */
+	u16		user;		/* bit i: dereference i is of user memory */
+	u16		count;		/* array elements; 0 for a scalar */
+	u16		offset;		/* of the field in the record */
+	u8		op;		/* enum tkp_op: how the hit fetches it */
+	bool		last_user;	/* last dereference is of user memory */
+	u16		reg_off;	/* plain register: its pt_regs offset */
+	u16		src_off;	/* source is a register: its offset */
+	u8		at_entry;	/* $argN in a return probe: see below */
+	bool		ustring;	/* typed ustring, not string */
+	u16		entry_off;	/* where in the entry data */
+	unsigned long	param;
+	long		drf[TKP_MAX_DEREF];
+};
+
+/*
+ * What one definition line asks for.  Filled by tkp_parse() from the
+ * words of the line alone; the names are copies, so the spec outlives
+ * the line it came from.
+ */
+struct tkp_spec {
+	bool		is_return;
+	int		maxactive;	/* 0: the kprobes core's default */
+	char		group[MAX_EVENT_NAME_LEN];
+	char		event[MAX_EVENT_NAME_LEN];	/* "": make one up */
+	char		symbol[KSYM_NAME_LEN];		/* "": @addr is the place */
+	unsigned long	addr;
+	long		offset;
+	int		nargs;
+	struct tkp_arg	*args;		/* kcalloc'ed; owned by the spec */
+	unsigned int	rec_size;	/* header and fixed argument fields */
+	int		fault_off;	/* offset of __probe_faults, or -1 */
+
+	/* Where parsing stopped, for error_log: word, offset in it, message. */
+	int		err_word;
+	int		err_off;
+	enum tkp_err	err;
+	unsigned int	cands;		/* functions a symbol names */
+};
+
+/*
+ * The trace files (one per trace instance) a probe's event is enabled in.
+ * Replaced as a whole on every change, so the hit path reads one pointer
+ * and walks a plain array; the old array is freed after a grace period.
+ */
+struct tkp_files {
+	struct rcu_head			rcu;
+	unsigned int			nr;
+	struct trace_event_file		*file[];
+};
+
+/*
+ * A function entry that ftrace calls us at, and the armed fentry places
+ * on it.  Found by address from the ftrace callback, under RCU.  While
+ * ftrace's filter still holds the address but no place is armed the
+ * site stays, empty; tkp_fentry_sync() brings the filter up to date.
+ */
+struct tkp_site {
+	struct hlist_node		hnode;		/* in tkp_sites */
+	unsigned long			ip;
+	struct list_head		probes;		/* tkp_hook.site_link */
+	struct list_head		dirty;		/* on tkp_dirty_sites */
+	bool				full;		/* served with all regs */
+	bool				in[2];		/* in tkp_fops[i]'s filter */
+	struct rcu_head			rcu;
+};
+
+/*
+ * Return instances.  A pool starts with MAXACTIVE instances (or
+ * TKP_POOL_DEFAULT) and, when three quarters are out (tasks sleeping in
+ * the function, say), grows fourfold from a workqueue, up to
+ * TKP_POOL_MAX.  Only a return that finds the pool empty is missed.
+ */
+#define TKP_POOL_DEFAULT	64
+#define TKP_NOTE_SIZE		(KSYM_NAME_LEN + 2 * MAX_EVENT_NAME_LEN + 64)
+#define TKP_POOL_MAX		16384
+
+/* A return instance: the function it hooked the return of. */
+struct tkp_rnode {
+	struct rethook_node		node;
+	unsigned long			func;
+	u64				entry_ns;	/* for $duration */
+	u8				data[];		/* args taken at entry */
+};
+
+/*
+ * Return instances of a fentry return probe: a rethook whose pool grows
+ * (from a workqueue, never from the hit path) when most of it is in use.
+ */
+struct tkp_pool {
+	struct rethook			*rh;
+	struct tkp_probe		*tp;
+	atomic_t			busy;		/* instances out */
+	atomic_t			lost;		/* misses not yet told */
+	unsigned int			size;		/* instances made */
+	unsigned int			grow_at;	/* busy count asking more */
+	unsigned int			node_size;
+	bool				duration;	/* time the entries */
+	bool				ctx;		/* time or args at entry */
+	atomic_t			telling;	/* note[] in use */
+	struct irq_work			irq;
+	struct work_struct		grow;
+	struct rcu_head			rcu;
+	/*
+	 * The missed-returns note, formatted here rather than on the stack
+	 * of a handler that may run on a small NMI or IRQ stack.
+	 */
+	char				note[TKP_NOTE_SIZE];
+};
+
+/*
+ * A trace event: what is recorded and where to.  Several probes (places)
+ * may feed one event, if they agree on the kind and on the arguments'
+ * names and types; each place fetches them its own way (see struct
+ * tkp_probe), into the fields laid out here.
+ */
+struct tkp_event {
+	struct list_head		probes;	/* struct tkp_probe.sibling */
+	struct tkp_files __rcu		*files;
+	/* The one file, when that is all (no perf); or NULL. */
+	struct trace_event_file __rcu	*fast;
+	bool				is_return;
+	bool				perf_on;	/* perf or BPF attached */
+	bool				local;		/* perf's own, not listed */
+	bool				used;		/* ever had a user */
+	bool				dyn;		/* has string fields */
+	unsigned long			quiet_gp;	/* RCU cookie: users gone */
+	unsigned int			hdr_size;	/* entry + probe fields */
+	unsigned int			rec_size;	/* ... + fixed arg fields */
+	int				fault_off;	/* __probe_faults, or -1 */
+	/*
+	 * The fields: names, types, offsets, fault bits.  The fetches in it
+	 * are those of the place that made the event, which shares it.
+	 */
+	int				nargs;
+	struct tkp_arg			*args;
+	struct trace_event_class	class;
+	struct trace_event_call		call;
+	struct rcu_head			rcu;
+};
+
+/*
+ * A fentry place's hold on one function, linked on its site while armed.
+ * @addr is the ftrace site; @ip is what the records say was probed: the
+ * place as written.  They differ where a function opens with a landing
+ * pad (endbr64 with IBT): "p SYM" is hooked past it and still reads
+ * SYM+0x0, the same with and without IBT.
+ */
+struct tkp_hook {
+	struct list_head		site_link;	/* on site->probes */
+	struct tkp_site			*site;
+	struct tkp_probe		*tp;
+	unsigned long			addr;
+	unsigned long			ip;
+};
+
+/* The kprobe or kretprobe of a place that is not on ftrace. */
+struct tkp_kp {
+	struct kretprobe		rp;	/* rp.kp alone for entry probes */
+	struct tkp_probe		*tp;
+	unsigned long			ip;	/* as tkp_hook.ip */
+};
+
+/* Hits and misses of one place, per CPU: the columns of kprobe_profile. */
+struct tkp_stat {
+	unsigned long			hit;
+	unsigned long			miss;
+};
+
+/*
+ * One place: a kprobe or kretprobe feeding its event, or, on the entry of
+ * a function that ftrace can patch, a "fentry" place: a hook on our one
+ * ftrace_ops (and for return probes a rethook), which costs less per hit
+ * than a kprobe and is armed for many functions in one ftrace update.
+ */
+struct tkp_probe {
+	struct dyn_event		devent;	/* on dyn_event_list */
+	struct tkp_kp			*kp;	/* registered as a kprobe */
+	struct tkp_event		*ev;
+	struct list_head		sibling;	/* on ev->probes */
+	bool				registered;	/* place is live */
+	bool				fentry;		/* on ftrace, see above */
+	bool				armed;		/* fentry hooks linked */
+	bool				unlinked;	/* ... and unlinked since */
+	bool				in_notrace;	/* refused: see tkp_notrace() */
+	unsigned long			unlink_gp;	/* RCU cookie of that */
+	int				maxactive;	/* as written, 0: default */
+	char				*symbol;	/* NULL: address probe */
+	long				offset;
+	struct tkp_stat __percpu	*stat;
+	/*
+	 * What a hit here fetches: this place's own arguments, in the
+	 * event's layout (same names, types, offsets and fault bits as
+	 * ev->args).  The event's array for the place that made the event,
+	 * else @own_args.
+	 */
+	const struct tkp_arg		*args;
+	struct tkp_arg			*own_args;
+	int				nargs;
+	unsigned int			entry_size;	/* args taken at entry */
+	bool				one_str;	/* one arg, a string */
+	bool				full_regs;	/* args need every register */
+	bool				duration;	/* has $duration */
+	unsigned long			place;	/* address as written, or 0 */
+	unsigned long			addr;	/* where it is, while live */
+
+	/* fentry places only: one hook per function (many for a pattern). */
+	struct tkp_hook			*hooks;
+	unsigned int			nr_hooks;
+	unsigned int			skipped;	/* by the pattern */
+	struct tkp_hook			hook1;		/* when only one */
+	struct tkp_pool			*pool;		/* return probes */
+	struct rcu_head			rcu;
+};
+
+/* Ring-buffer records; the field names are the documented format ABI. */
+struct tkp_entry_rec {
+	struct trace_entry	ent;
+	unsigned long		ip;
+};
+
+struct tkp_return_rec {
+	struct trace_entry	ent;
+	unsigned long		func;
+	unsigned long		ret_ip;
+};
+extern struct dyn_event_operations tkp_dyn_ops;
+
+static inline bool is_tkp(struct dyn_event *ev)
+{
+	return ev->ops == &tkp_dyn_ops;
+}
+
+static inline struct tkp_probe *to_tkp(struct dyn_event *ev)
+{
+	return container_of(ev, struct tkp_probe, devent);
+}
+
+static inline const char *tkp_group(struct tkp_probe *tp)
+{
+	return tp->ev->class.system;
+}
+
+static inline const char *tkp_event(struct tkp_probe *tp)
+{
+	return tp->ev->call.name;
+}
+
+/*
+ * fentry places.  All of them share one ftrace_ops whose filter holds the
+ * functions with an armed place; its callback finds the site by address.
+ */
+#define TKP_SITE_BITS	10
+
+/* Our two ftrace_ops: [0] with only argument registers, [1] with all. */
+struct tkp_fops {
+	struct ftrace_ops	ops;
+	unsigned int		nr;	/* sites in its filter */
+	bool			on;	/* registered with ftrace */
+};
+
+/*
+ * Without SAVE_REGS ftrace still saves the registers that pass arguments
+ * in place in a struct pt_regs on x86-64 (tkp_fentry_hit_args()).
+ */
+#if defined(CONFIG_X86_64) && defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS)
+#define TKP_HAVE_ARGS_OPS	1
+#else
+#define TKP_HAVE_ARGS_OPS	0
+#endif
+extern struct hlist_head tkp_sites[1 << TKP_SITE_BITS];
+
+static nokprobe_inline struct tkp_site *tkp_site_find(unsigned long ip)
+{
+	struct tkp_site *site;
+
+	hash_for_each_possible_rcu_notrace(tkp_sites, site, hnode, ip)
+		if (site->ip == ip)
+			return site;
+	return NULL;
+}
+
+/* How many instances out make the pool grow. */
+static nokprobe_inline unsigned int tkp_pool_threshold(struct tkp_pool *pool)
+{
+	unsigned int size = READ_ONCE(pool->size);
+
+	return size < TKP_POOL_MAX ? size / 4 * 3 : UINT_MAX;
+}
+
+/*
+ * Does @tp need every register (pt_regs as a kprobe gives it)?  Its
+ * arguments may say so, and so does perf/BPF, whose programs may read any
+ * register or move the instruction pointer (bpf_override_return).
+ */
+static nokprobe_inline bool tkp_needs_full(const struct tkp_probe *tp)
+{
+	/* A return is recorded from the rethook's registers, all of them. */
+	return !tp->ev->is_return &&
+	       (tp->full_regs || READ_ONCE(tp->ev->perf_on));
+}
+
+
+/* A field of @size bytes at @src, as the hit path wrote it. */
+static nokprobe_inline u64 tkp_get(const void *src, unsigned int size)
+{
+	if (size == sizeof(u64))
+		return *(const u64 *)src;
+	if (size == sizeof(u32))
+		return *(const u32 *)src;
+	if (size == sizeof(u16))
+		return *(const u16 *)src;
+	return *(const u8 *)src;
+}
+
+/* trace_kprobe_parse.c */
+extern const char *tkp_err_text[];
+int tkp_parse(int argc, const char **argv, struct tkp_spec *spec);
+void tkp_free_args(struct tkp_arg *args, int nargs);
+bool tkp_symbol_ok(const char *sym);
+bool tkp_arg_partial_ok(const struct tkp_arg *a);
+
+/* trace_kprobe_hit.c */
+extern struct tkp_fops tkp_fops[2];
+int tkp_hit_init(void);
+int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs);
+int tkp_return_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
+int tkp_return_hit(struct kretprobe_instance *ri, struct pt_regs *regs);
+void tkp_fentry_ret(struct rethook_node *node, void *data,
+		    struct pt_regs *regs);
+
+/* trace_kprobe_place.c */
+bool tkp_is_pattern(const char *sym);
+unsigned int tkp_count_symbols(const char *sym);
+bool tkp_module_absent(struct tkp_probe *tp);
+int tkp_place_register(struct tkp_probe *tp);
+bool tkp_place_unregister(struct tkp_probe *tp);
+void tkp_place_abandon(struct tkp_probe *tp);
+int tkp_places_unregister(struct tkp_probe **tps, unsigned int n);
+void tkp_place_free(struct tkp_probe *tp);
+void tkp_pool_free(struct tkp_pool *pool);
+int tkp_arm(struct tkp_event *ev, bool on);
+int tkp_rehook(struct tkp_event *ev);
+int __tkp_place_arm(struct tkp_probe *tp);
+int tkp_place_arm(struct tkp_probe *tp);
+int tkp_places_sync(void);
+bool tkp_module_going(struct tkp_probe *tp, struct module *mod, bool init);
+bool tkp_place_single(const struct tkp_probe *tp);
+bool tkp_place_on_entry(const struct tkp_probe *tp);
+unsigned long tkp_place_missed(const struct tkp_probe *tp);
+
+#endif /* _TRACE_KPROBE_H */

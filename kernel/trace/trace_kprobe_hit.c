@@ -1,0 +1,1318 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kprobe-based event tracer: the hit path.
+ *
+ * Everything that runs when a place is hit: the kprobe and kretprobe
+ * handlers, the ftrace callbacks of fentry places and their rethook
+ * return handler, fetching the arguments and writing one record into
+ * each trace instance the event is enabled in (and handing the hit to
+ * perf and BPF).  It runs in kprobe or ftrace context, with preemption
+ * (and often interrupts) disabled: no locks, no allocation, no sleeping,
+ * bounded work, under RCU.  Kept in one file so that the compiler sees
+ * the whole path and keeps it in line.
+ */
+#define pr_fmt(fmt)	"trace_kprobe: " fmt
+
+#include <linux/context_tracking_irq.h>
+#include <linux/perf_event.h>
+#include <linux/rcupdate.h>
+#include <linux/trace_recursion.h>
+#include <linux/uaccess.h>
+
+#include <asm/tlb.h>
+#include <asm/unaligned.h>
+#include <asm/word-at-a-time.h>
+
+#include "trace_kprobe.h"
+
+/*
+ * Recording a hit holds ftrace's recursion bit of its context (task,
+ * softirq, hardirq, NMI, or the one "transition" nesting ftrace allows):
+ * a probe that fires again in that context is one the recording itself
+ * reached (a function the ring buffer or a fetch calls), and is counted
+ * as a miss instead of recursing.  The same bit, with preemption off,
+ * picks the recording's per-CPU staging buffer for argument values (see
+ * TKP_SCRATCH_SIZE): a probe firing in an interrupt of another's
+ * recording uses its own.
+ */
+#define TKP_SLOTS	(TRACE_CTX_TRANSITION + 1)
+static void __percpu *tkp_scratch;
+/*
+ * The entry time (trace_clock_local()) of the return being recorded on
+ * this CPU, for $duration; saved and restored around each return handler,
+ * so that one nested in another's recording leaves it as it was.
+ */
+static DEFINE_PER_CPU(u64, tkp_entry_ns);
+/* Likewise the arguments its entry took ($argN in return probes). */
+static DEFINE_PER_CPU(const u8 *, tkp_entry_data);
+
+/*
+ * Is @addr to be read as user memory?  Where user and kernel addresses
+ * cannot overlap, a plain dereference of a user address reads user
+ * memory too, as users of kprobe_events have always been able to rely on.
+ */
+static nokprobe_inline bool tkp_is_user(unsigned long addr, bool user)
+{
+	return user ||
+	       (IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
+		addr < TASK_SIZE_MAX);
+}
+
+/* May @size bytes at kernel address @addr be read?  The arch says. */
+static nokprobe_inline bool tkp_kaddr_ok(unsigned long addr, size_t size)
+{
+	return copy_from_kernel_nofault_allowed((void *)addr, size);
+}
+
+/*
+ * copy_from_kernel_nofault() of one word, in line: a dereference in a
+ * fetch argument is mostly that.
+ */
+static nokprobe_inline bool tkp_kload_word(unsigned long *dst,
+					   unsigned long addr)
+{
+	if (!tkp_kaddr_ok(addr, sizeof(*dst)))
+		return false;
+	pagefault_disable();
+	__get_kernel_nofault(dst, (void *)addr, unsigned long, fault);
+	pagefault_enable();
+	return true;
+fault:
+	pagefault_enable();
+	return false;
+}
+
+/* Read @size bytes at @addr of kernel or user memory; false on a fault. */
+static nokprobe_inline bool tkp_load(void *dst, unsigned long addr,
+				     size_t size, bool user)
+{
+	if (tkp_is_user(addr, user))
+		return !copy_from_user_nofault(dst, (void __user *)addr, size);
+	if (size == sizeof(unsigned long))
+		return tkp_kload_word(dst, addr);
+	return !copy_from_kernel_nofault(dst, (void *)addr, size);
+}
+
+/*
+ * strncpy_from_kernel_nofault() a word at a time once @src is aligned:
+ * an aligned word never straddles a page, so reading the bytes after the
+ * NUL in its word is safe.  @room is positive.  Returns the length with
+ * the NUL (@room if cut short, which ends with a NUL too), 0 on a fault.
+ */
+static nokprobe_inline long tkp_kstrncpy(char *dst, unsigned long src,
+					 long room)
+{
+#ifdef CONFIG_DCACHE_WORD_ACCESS
+	const struct word_at_a_time zero = WORD_AT_A_TIME_CONSTANTS;
+	unsigned long w, bits;
+	long n = 0;
+
+	if (!tkp_kaddr_ok(src, room))
+		return 0;
+	pagefault_disable();
+	for (; n < room && ((src + n) & (sizeof(w) - 1)); n++) {
+		__get_kernel_nofault(dst + n, (void *)(src + n), u8, fault);
+		if (!dst[n])
+			goto done;
+	}
+	for (; n + (long)sizeof(w) <= room; n += sizeof(w)) {
+		__get_kernel_nofault(&w, (void *)(src + n), unsigned long,
+				     fault);
+		*(unsigned long *)(dst + n) = w;
+		if (has_zero(w, &bits, &zero)) {
+			bits = create_zero_mask(prep_zero_mask(w, bits, &zero));
+			n += find_zero(bits);
+			goto done;
+		}
+	}
+	for (; n < room; n++) {
+		__get_kernel_nofault(dst + n, (void *)(src + n), u8, fault);
+		if (!dst[n])
+			goto done;
+	}
+	n = room - 1;
+done:
+	pagefault_enable();
+	dst[n] = '\0';
+	return n + 1;
+fault:
+	pagefault_enable();
+	dst[0] = '\0';
+	return 0;
+#else
+	return max(strncpy_from_kernel_nofault(dst, (void *)src, room), 0L);
+#endif
+}
+
+/*
+ * strncpy_from_user_nofault() in line, with the contract of
+ * tkp_kstrncpy().  A word at a time, aligned or not, where the CPU does
+ * not mind; a word that faults may straddle into a page past the string's
+ * end, so it is read again a byte at a time.  The string may not run past
+ * the end of user space.
+ */
+static nokprobe_inline long tkp_ustrncpy(char *dst, unsigned long src,
+					 long room)
+{
+#if defined(CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS) && defined(__LITTLE_ENDIAN)
+	const char __user *u;
+	unsigned long w, bits;
+	long n = 0, lim;
+
+	src = untagged_addr(src);
+	if (src >= TASK_SIZE_MAX)
+		return 0;
+	/* In an NMI the current mm may not be the one loaded. */
+	if (in_nmi() && !nmi_uaccess_okay())
+		return 0;
+	lim = min_t(unsigned long, room, TASK_SIZE_MAX - src);
+	u = (const char __user *)src;
+	/* Before access_ok(), whose debug check wants it in interrupts. */
+	pagefault_disable();
+	if (!user_read_access_begin(u, lim))
+		goto out;
+	for (; n <= lim - (long)sizeof(w); n += sizeof(w)) {
+		unsafe_get_user(w, (const unsigned long __user *)(u + n),
+				bytes);
+		put_unaligned(w, (unsigned long *)(dst + n));
+		/*
+		 * Open-coded has_zero(): no calls while user access is
+		 * open.  The lowest high bit it sets marks the first NUL
+		 * (little-endian).
+		 */
+		bits = (w - REPEAT_BYTE(0x01)) & ~w & REPEAT_BYTE(0x80);
+		if (bits) {
+			n += __ffs(bits) / BITS_PER_BYTE;
+			goto done;
+		}
+	}
+bytes:
+	for (; n < lim; n++) {
+		unsafe_get_user(dst[n], u + n, fault);
+		if (!dst[n])
+			goto done;
+	}
+	/* Cut short at @room; at the end of user space, a fault. */
+	if (lim < room)
+		goto fault;
+	n = room - 1;
+done:
+	user_read_access_end();
+	pagefault_enable();
+	dst[n] = '\0';
+	return n + 1;
+fault:
+	user_read_access_end();
+out:
+	pagefault_enable();
+	dst[0] = '\0';
+	return 0;
+#else
+	return max(strncpy_from_user_nofault(dst, (const void __user *)src,
+					     room), 0L);
+#endif
+}
+
+static nokprobe_inline unsigned long tkp_source(const struct tkp_arg *a,
+						struct pt_regs *regs)
+{
+	if (a->src_off != TKP_NO_REG)
+		return *(unsigned long *)((u8 *)regs + a->src_off);
+	switch (a->src) {
+	case TKP_SRC_REG:
+		return regs_get_register(regs, a->param);
+	case TKP_SRC_STACK:
+		return regs_get_kernel_stack_nth(regs, a->param);
+	case TKP_SRC_STACKP:
+		return kernel_stack_pointer(regs);
+	case TKP_SRC_RETVAL:
+		return regs_return_value(regs);
+	case TKP_SRC_ARG:
+		return regs_get_kernel_argument(regs, a->param);
+	case TKP_SRC_DURATION:
+		return trace_clock_local() - __this_cpu_read(tkp_entry_ns);
+	default:
+		return a->param;
+	}
+}
+
+/*
+ * The source, then every dereference but the last, which is left as an
+ * address for the caller: *@val gets the value itself when there is no
+ * dereference, the address to read from otherwise.
+ */
+static nokprobe_inline bool tkp_walk(const struct tkp_arg *a,
+				     struct pt_regs *regs, unsigned long *val)
+{
+	unsigned long v = tkp_source(a, regs);
+	const long *d = a->drf, *last;
+	unsigned int user = a->user;
+
+	/* Rotated so that one dereference costs no loop. */
+	if (a->ndrf) {
+		last = d + a->ndrf - 1;
+		for (v += *d; d < last; v += *++d, user >>= 1) {
+			if (tkp_is_user(v, user & 1)) {
+				/*
+				 * Not into v, nor a variable of the whole
+				 * function: either would live in memory.
+				 */
+				unsigned long p;
+
+				if (copy_from_user_nofault(&p, (void __user *)v,
+							   sizeof(p)))
+					return false;
+				v = p;
+			} else if (!tkp_kload_word(&v, v)) {
+				return false;
+			}
+		}
+	}
+	*val = v;
+	return true;
+}
+
+static nokprobe_inline void tkp_put(void *dst, u64 v, unsigned int size)
+{
+	if (size == sizeof(u64))
+		*(u64 *)dst = v;
+	else if (size == sizeof(u32))
+		*(u32 *)dst = v;
+	else if (size == sizeof(u16))
+		*(u16 *)dst = v;
+	else
+		*(u8 *)dst = v;
+}
+
+/*
+ * memcpy() for the staged arguments of one record: a few dozen bytes
+ * mostly, where the string instruction the kernel's memcpy() uses costs
+ * one step per byte.  @dst, in the ring buffer, is only 4-byte aligned.
+ */
+static __always_inline void tkp_copy(u8 *dst, const u8 *src, unsigned int n)
+{
+	if (n >= sizeof(u64)) {
+		unsigned long s = (unsigned long)src, d = (unsigned long)dst;
+		unsigned long last = s + n - sizeof(u64);
+
+		/*
+		 * Whole words, then the one ending at @n (they may overlap);
+		 * one index for both sides.
+		 */
+		d -= s;
+		do {
+			put_unaligned(get_unaligned((const u64 *)s),
+				      (u64 *)(s + d));
+			s += sizeof(u64);
+		} while (s < last);
+		put_unaligned(get_unaligned((const u64 *)last),
+			      (u64 *)(last + d));
+		return;
+	}
+	if (n & sizeof(u32)) {
+		put_unaligned(get_unaligned((const u32 *)src), (u32 *)dst);
+		dst += sizeof(u32);
+		src += sizeof(u32);
+	}
+	if (n & sizeof(u16)) {
+		put_unaligned(get_unaligned((const u16 *)src), (u16 *)dst);
+		dst += sizeof(u16);
+		src += sizeof(u16);
+	}
+	if (n & 1)
+		*dst = *src;
+}
+
+/* A scalar or array argument into its field; false on a fault. */
+static nokprobe_inline bool tkp_fetch_value(const struct tkp_arg *a,
+					    struct pt_regs *regs, u8 *dst)
+{
+	unsigned int n = a->count ?: 1;
+	unsigned long v;
+
+	if (!tkp_walk(a, regs, &v))
+		goto fault;
+	if (!a->ndrf)
+		tkp_put(dst, v, a->size);
+	else if (!tkp_load(dst, v, a->size * n, a->last_user))
+		goto fault;
+	if (a->kind == TKP_K_BITFIELD)
+		tkp_put(dst, (tkp_get(dst, a->size) << a->bf_lshift) >>
+			a->bf_rshift, a->size);
+	return true;
+fault:
+	memset(dst, 0, a->size * n);
+	return false;
+}
+
+/*
+ * A string in memory (TKP_OP_MSTR) into @dst, at most @room bytes; its
+ * length with the NUL, 0 on a fault.
+ */
+static nokprobe_inline int tkp_fetch_mstr(const struct tkp_arg *a,
+					  struct pt_regs *regs, char *dst,
+					  int room)
+{
+	unsigned long addr;
+
+	if (!tkp_walk(a, regs, &addr))
+		return 0;
+	if (tkp_is_user(addr, a->last_user))
+		return tkp_ustrncpy(dst, addr, room);
+	return tkp_kstrncpy(dst, addr, room);
+}
+
+/* $comm or an immediate string (TKP_OP_STR), likewise. */
+static nokprobe_inline int tkp_fetch_cstr(const struct tkp_arg *a, char *dst,
+					  int room)
+{
+	long len;
+
+	if (room <= 0)
+		return 0;
+	len = strscpy(dst, a->src == TKP_SRC_COMM ? current->comm : a->imm,
+		      room);
+	return len < 0 ? room : len + 1;
+}
+
+/* Any string argument into @dst, likewise. */
+static nokprobe_inline int tkp_fetch_string(const struct tkp_arg *a,
+					    struct pt_regs *regs, char *dst,
+					    int room)
+{
+	if (a->src == TKP_SRC_COMM || a->src == TKP_SRC_IMMSTR)
+		return tkp_fetch_cstr(a, dst, room);
+	return room > 0 ? tkp_fetch_mstr(a, regs, dst, room) : 0;
+}
+
+/*
+ * An argument its entry took, from the return instance into the record
+ * (see tkp_entry_layout()).  Returns the bytes it adds after the fixed
+ * fields.
+ */
+static nokprobe_inline unsigned int tkp_from_entry(const struct tkp_event *ev,
+						   const struct tkp_arg *a,
+						   u8 *buf, u8 *field,
+						   unsigned int dyn,
+						   u64 *faults)
+{
+	const u8 *d = __this_cpu_read(tkp_entry_data);
+	unsigned int hdr = ev->hdr_size, n = a->size * (a->count ?: 1);
+	unsigned int len;
+
+	if (a->kind == TKP_K_STRING) {
+		len = d ? *(const u16 *)(d + a->entry_off) : 0;
+		len = min(len, TKP_MAX_RECORD - hdr - dyn);
+		if (len)
+			memcpy(buf + dyn, d + a->entry_off + sizeof(u16), len);
+		*(u32 *)field = len << 16 | (hdr + dyn);
+		return len;
+	}
+	if (d && d[a->entry_off + n]) {
+		memcpy(field, d + a->entry_off, n);
+	} else {
+		memset(field, 0, n);
+		if (a->fault_bit != 0xff)
+			*faults |= BIT_ULL(a->fault_bit);
+	}
+	return 0;
+}
+
+/*
+ * At a return probe's entry: take the arguments that are taken there.
+ * Out of line: only return probes with $argN come here, and in line it
+ * would weigh on the entry path of every fentry place.
+ */
+static noinline void tkp_entry_capture(const struct tkp_probe *tp,
+				       struct pt_regs *regs, u8 *data)
+{
+	const struct tkp_arg *a;
+	int i, len;
+
+	for (i = 0; i < tp->nargs; i++) {
+		a = &tp->args[i];
+		if (!a->at_entry)
+			continue;
+		if (a->kind == TKP_K_STRING) {
+			len = tkp_fetch_string(a, regs,
+					       data + a->entry_off + sizeof(u16),
+					       TKP_ENTRY_STR);
+			*(u16 *)(data + a->entry_off) = len;
+		} else {
+			data[a->entry_off + a->size * (a->count ?: 1)] =
+				tkp_fetch_value(a, regs, data + a->entry_off);
+		}
+	}
+}
+NOKPROBE_SYMBOL(tkp_entry_capture);
+
+/*
+ * Fetch every argument of a place of @ev, whose fetch program is @args,
+ * into the scratch buffer, laid out as the record from the end of its
+ * header on.  Returns the number of bytes used.
+ */
+static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_event *ev,
+						   const struct tkp_arg *args,
+						   struct pt_regs *regs,
+						   u8 *buf)
+{
+	const struct tkp_arg *a = args, *end = a + ev->nargs;
+	unsigned int hdr = ev->hdr_size, pos = ev->rec_size;
+	u64 faults = 0;
+	int len;
+
+	/* @pos: where in the record the next string goes. */
+	for (; a < end; a++) {
+		u8 *field = buf + a->offset - hdr;
+
+		switch (a->op) {
+		case TKP_OP_REG:
+			tkp_put(field, *(unsigned long *)((u8 *)regs +
+							  a->reg_off), a->size);
+			continue;
+		case TKP_OP_VALUE:
+			if (!tkp_fetch_value(a, regs, field) &&
+			    a->fault_bit != 0xff)
+				faults |= BIT_ULL(a->fault_bit);
+			continue;
+		case TKP_OP_ENTRY:
+			pos += tkp_from_entry(ev, a, buf, field, pos - hdr,
+					      &faults);
+			continue;
+		case TKP_OP_MSTR:
+			len = 0;
+			if (pos < TKP_MAX_RECORD)
+				len = tkp_fetch_mstr(a, regs, buf + pos - hdr,
+						     TKP_MAX_RECORD - pos);
+			break;
+		default:
+			len = tkp_fetch_cstr(a, buf + pos - hdr,
+					     TKP_MAX_RECORD - pos);
+			break;
+		}
+		/* __data_loc: length high, offset in record low. */
+		*(u32 *)field = len << 16 | pos;
+		pos += len;
+	}
+	if (ev->fault_off >= 0)
+		*(u64 *)(buf + ev->fault_off - hdr) = faults;
+	return pos - hdr;
+}
+
+/*
+ * tkp_fetch_args() for an event whose one argument is a string, the
+ * usual shape of string probes: no loop, no test of other kinds.
+ */
+static nokprobe_inline unsigned int tkp_fetch_one_str(const struct tkp_probe *tp,
+						      struct pt_regs *regs,
+						      u8 *buf)
+{
+	const struct tkp_arg *a = tp->args;
+	unsigned int pos = tp->ev->rec_size;
+	char *dst = buf + sizeof(u32);
+	int len;
+
+	/* Its field is the first and only one (see tkp_set_args()). */
+	if (a->op == TKP_OP_MSTR)
+		len = tkp_fetch_mstr(a, regs, dst, TKP_MAX_RECORD - pos);
+	else
+		len = tkp_fetch_cstr(a, dst, TKP_MAX_RECORD - pos);
+	*(u32 *)buf = len << 16 | pos;
+	return sizeof(u32) + len;
+}
+
+/* The probe's own fields, which follow struct trace_entry. */
+static nokprobe_inline void tkp_fill_hdr(const struct tkp_event *ev,
+					 void *rec, unsigned long a,
+					 unsigned long b)
+{
+	if (ev->is_return) {
+		((struct tkp_return_rec *)rec)->func = a;
+		((struct tkp_return_rec *)rec)->ret_ip = b;
+	} else {
+		((struct tkp_entry_rec *)rec)->ip = a;
+	}
+}
+
+#ifdef CONFIG_PERF_EVENTS
+/*
+ * The probed address (entry) or function (return) of the hit whose BPF
+ * programs run on this CPU; 0 when none does.  Saved and restored around
+ * each run, so an NMI's hit in between leaves it as it was.
+ */
+static DEFINE_PER_CPU(unsigned long, tkp_func_ip);
+
+/**
+ * trace_kprobe_func_ip - what bpf_get_func_ip() returns for a probe on ftrace
+ *
+ * A kprobe event hooked through ftrace runs its BPF programs with no
+ * kprobe running, so the BPF helper cannot ask the kprobes core which
+ * function was hit; it asks here instead.
+ *
+ * Return: the address the running BPF program's kprobe event was hit at
+ * (an entry probe) or whose return it is (a return probe), or 0 when no
+ * BPF program of ours runs on this CPU.
+ */
+unsigned long trace_kprobe_func_ip(void)
+{
+	return __this_cpu_read(tkp_func_ip);
+}
+
+/*
+ * Hand the hit to BPF and perf.  Returns 1 when a BPF program moved the
+ * instruction pointer (bpf_override_return): execution must then resume
+ * there instead of going on in the probed function.
+ */
+static nokprobe_inline int tkp_perf(struct tkp_event *ev,
+				    struct pt_regs *regs, unsigned long a,
+				    unsigned long b, const u8 *args,
+				    unsigned int body)
+{
+	struct trace_event_call *call = &ev->call;
+	unsigned long ip = instruction_pointer(regs);
+	struct hlist_head *head;
+	int size, rctx;
+	void *rec;
+
+	if (bpf_prog_array_valid(call)) {
+		unsigned long outer = __this_cpu_read(tkp_func_ip);
+		int keep;
+
+		/* For bpf_get_func_ip(), see trace_kprobe_func_ip(). */
+		__this_cpu_write(tkp_func_ip, a);
+		keep = trace_call_bpf(call, regs);
+		__this_cpu_write(tkp_func_ip, outer);
+		if (!ev->is_return && ip != instruction_pointer(regs))
+			return 1;
+		if (!keep)
+			return 0;
+	}
+
+	head = this_cpu_ptr(call->perf_events);
+	if (hlist_empty(head))
+		return 0;
+	/* perf wants the raw record plus its u32 size to be u64 aligned. */
+	size = ALIGN(ev->hdr_size + body + sizeof(u32), sizeof(u64)) -
+	       sizeof(u32);
+	rec = perf_trace_buf_alloc(size, NULL, &rctx);
+	if (!rec)
+		return 0;
+	tkp_fill_hdr(ev, rec, a, b);
+	if (body)
+		memcpy(rec + ev->hdr_size, args, body);
+	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
+			      head, NULL);
+	return 0;
+}
+#else
+static nokprobe_inline int tkp_perf(struct tkp_event *ev,
+				    struct pt_regs *regs, unsigned long a,
+				    unsigned long b, const u8 *args,
+				    unsigned int body)
+{
+	return 0;
+}
+#endif
+
+/*
+ * File flags that need the trace event core's full path: pid filtering,
+ * soft-disable, triggers, filters.  Without them, the stacktrace options,
+ * tp_printk and ftrace exports, a record goes straight into the ring
+ * buffer (comm saving still applies, in the commit).
+ */
+#define TKP_FILE_SLOW	(EVENT_FILE_FL_PID_FILTER | EVENT_FILE_FL_SOFT_DISABLED | \
+			 EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_TRIGGER_COND | \
+			 EVENT_FILE_FL_FILTERED)
+#define TKP_TR_SLOW	(TRACE_ITER_STACKTRACE | TRACE_ITER_USERSTACKTRACE)
+
+static nokprobe_inline bool tkp_file_slow(struct trace_event_file *file)
+{
+	/* ftrace exports have no public test; this is their one user. */
+	return IS_ENABLED(CONFIG_STM_SOURCE_FTRACE) ||
+	       (READ_ONCE(file->flags) & TKP_FILE_SLOW) ||
+	       (READ_ONCE(file->tr->trace_flags) & TKP_TR_SLOW) ||
+	       READ_ONCE(tracepoint_printk);
+}
+
+/* One record of place @tp into @file the trace event core's way. */
+static noinline void tkp_record_slow(struct tkp_probe *tp,
+				     struct trace_event_file *file,
+				     struct pt_regs *regs,
+				     unsigned long a, unsigned long b,
+				     const u8 *args, unsigned int body)
+{
+	struct tkp_event *ev = tp->ev;
+	struct trace_event_buffer fbuf;
+	void *rec;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+	rec = trace_event_buffer_reserve(&fbuf, file, ev->hdr_size + body);
+	if (!rec)
+		return;
+	fbuf.regs = regs;
+	tkp_fill_hdr(ev, rec, a, b);
+	if (args)
+		memcpy(rec + ev->hdr_size, args, body);
+	else if (body)
+		tkp_fetch_args(ev, tp->args, regs, rec + ev->hdr_size);
+	trace_event_buffer_commit(&fbuf);
+}
+NOKPROBE_SYMBOL(tkp_record_slow);
+
+/*
+ * The flags and counts of struct trace_entry as tracing_gen_ctx_dec()
+ * gives them before a reservation, computed in line.  Called once the
+ * ring buffer has reserved the record, which keeps preemption disabled
+ * until the commit: that count is taken off too, so that the values
+ * need not be kept across the call.  Never below 0, unlike the core's:
+ * an int3 kprobe's handler runs with no preempt_disable() of its own
+ * (x86), where the core's count borrows into the other fields.
+ */
+static nokprobe_inline unsigned int tkp_trace_ctx(void)
+{
+	unsigned int ctx, less;
+
+#ifdef CONFIG_TRACE_IRQFLAGS_SUPPORT
+	ctx = __tracing_gen_ctx_irq_test(irqs_disabled() ?
+					 TRACE_FLAG_IRQS_OFF : 0);
+#else
+	ctx = __tracing_gen_ctx_irq_test(TRACE_FLAG_IRQS_NOSUPPORT);
+#endif
+	less = IS_ENABLED(CONFIG_PREEMPT_COUNT) + IS_ENABLED(CONFIG_PREEMPTION);
+	return ctx - min(ctx & 0xf, less);
+}
+
+/*
+ * One record of @ev straight into @file's ring buffer: its arguments
+ * from @args, or fetched right into it by the place's fetch program
+ * @prog when @args is NULL.
+ */
+static nokprobe_inline void tkp_record_fast(struct tkp_event *ev,
+					    const struct tkp_arg *prog,
+					    struct trace_event_file *file,
+					    struct pt_regs *regs,
+					    unsigned long a, unsigned long b,
+					    const u8 *args, unsigned int body)
+{
+	struct trace_buffer *buffer = file->tr->array_buffer.buffer;
+	struct ring_buffer_event *event;
+	struct trace_entry *ent;
+
+	event = ring_buffer_lock_reserve(buffer, ev->hdr_size + body);
+	if (!event)
+		return;
+	ent = ring_buffer_event_data(event);
+	tracing_generic_entry_update(ent, ev->call.event.type,
+				     tkp_trace_ctx());
+	tkp_fill_hdr(ev, ent, a, b);
+	if (args)
+		tkp_copy((u8 *)ent + ev->hdr_size, args, body);
+	else if (body)
+		tkp_fetch_args(ev, prog, regs, (u8 *)ent + ev->hdr_size);
+	trace_buffer_unlock_commit_nostack(buffer, event);
+}
+
+static nokprobe_inline u8 *tkp_scratch_of(unsigned int slot)
+{
+	return this_cpu_ptr(tkp_scratch) + slot * TKP_SCRATCH_SIZE;
+}
+
+/*
+ * The arguments of a record with strings, whose size is known only once
+ * they are fetched, into staging buffer @buf; returns the size of the
+ * record's body.  Out of line: in line, the fetch would cost the callers'
+ * fixed-size case more than the call costs here.  The usual event of one
+ * string has its own, lighter than the general one.
+ */
+static noinline unsigned int tkp_fetch_str1(const struct tkp_probe *tp,
+					    struct pt_regs *regs, u8 *buf)
+{
+	return tkp_fetch_one_str(tp, regs, buf);
+}
+NOKPROBE_SYMBOL(tkp_fetch_str1);
+
+static noinline unsigned int tkp_fetch_dyn(const struct tkp_probe *tp,
+					   struct pt_regs *regs, u8 *buf)
+{
+	return tkp_fetch_args(tp->ev, tp->args, regs, buf);
+}
+NOKPROBE_SYMBOL(tkp_fetch_dyn);
+
+/* tkp_record_fast() for a record with strings, staged in buffer @slot. */
+static nokprobe_inline void tkp_record_dyn(struct tkp_probe *tp,
+					   struct trace_event_file *file,
+					   struct pt_regs *regs,
+					   unsigned long a, unsigned long b,
+					   unsigned int slot)
+{
+	u8 *args = tkp_scratch_of(slot);
+
+	tkp_record_fast(tp->ev, tp->args, file, regs, a, b, args,
+			tp->one_str ? tkp_fetch_str1(tp, regs, args) :
+				      tkp_fetch_dyn(tp, regs, args));
+}
+
+/* The same out of line, for kprobes and returns (see __tkp_emit()). */
+static noinline void tkp_record_dyn_call(struct tkp_probe *tp,
+					 struct trace_event_file *file,
+					 struct pt_regs *regs, unsigned long a,
+					 unsigned long b, unsigned int slot)
+{
+	tkp_record_dyn(tp, file, regs, a, b, slot);
+}
+NOKPROBE_SYMBOL(tkp_record_dyn_call);
+
+/*
+ * tkp_emit() for all but the common case: several trace instances, perf,
+ * strings, filters and triggers.  The arguments are fetched once, into
+ * staging buffer @slot, however many consumers there are.
+ */
+static noinline int tkp_emit_general(struct tkp_probe *tp,
+				     struct pt_regs *regs, unsigned long a,
+				     unsigned long b, unsigned int slot)
+{
+	struct tkp_event *ev = tp->ev;
+	struct tkp_files *files = rcu_dereference_sched(ev->files);
+	bool perf = READ_ONCE(ev->perf_on);
+	unsigned int i, body = ev->rec_size - ev->hdr_size;
+	struct trace_event_file *file;
+	u8 *args = NULL;
+
+	if (!files && !perf)
+		return 0;
+	if (body) {
+		args = tkp_scratch_of(slot);
+		body = tkp_fetch_args(ev, tp->args, regs, args);
+	}
+	for (i = 0; files && i < files->nr; i++) {
+		file = READ_ONCE(files->file[i]);
+		if (!file)
+			continue;
+		if (unlikely(tkp_file_slow(file)))
+			tkp_record_slow(tp, file, regs, a, b, args, body);
+		else
+			tkp_record_fast(ev, tp->args, file, regs, a, b, args,
+					body);
+	}
+	return perf ? tkp_perf(ev, regs, a, b, args, body) : 0;
+}
+NOKPROBE_SYMBOL(tkp_emit_general);
+
+/*
+ * Write one record per trace instance the event is enabled in, and pass
+ * the hit to perf/BPF when attached.  @a and @b are the probe's fields:
+ * the probed address, or the function and the return address.  The
+ * caller holds ftrace's recursion bit, whose number is @slot.  Returns 1
+ * when BPF moved the instruction pointer (see tkp_perf()).  @dyn_inline:
+ * whether a record with strings is fetched in line, or by a call that
+ * spares the caller's fixed-size case.
+ */
+static nokprobe_inline int __tkp_emit(struct tkp_probe *tp,
+				      struct pt_regs *regs, unsigned long a,
+				      unsigned long b, unsigned int slot,
+				      bool dyn_inline)
+{
+	struct tkp_event *ev = tp->ev;
+	struct trace_event_file *file = rcu_dereference_sched(ev->fast);
+
+	raw_cpu_inc(tp->stat->hit);
+	/*
+	 * The common case: one trace instance, and a fixed-size record,
+	 * whose arguments are fetched right into it, or one with strings.
+	 */
+	if (likely(file && !tkp_file_slow(file))) {
+		if (!ev->dyn)
+			tkp_record_fast(ev, tp->args, file, regs, a, b, NULL,
+					ev->rec_size - ev->hdr_size);
+		else if (dyn_inline)
+			tkp_record_dyn(tp, file, regs, a, b, slot);
+		else
+			tkp_record_dyn_call(tp, file, regs, a, b, slot);
+		return 0;
+	}
+	return tkp_emit_general(tp, regs, a, b, slot);
+}
+
+static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
+				    struct pt_regs *regs, unsigned long a,
+				    unsigned long b, unsigned int slot)
+{
+	return __tkp_emit(tp, regs, a, b, slot, true);
+}
+
+/*
+ * Take ftrace's recursion bit of this context (task, softirq, hardirq,
+ * NMI) for a hit about to be recorded; the caller has preemption off.
+ * Held, it means a recording (ours, or another ftrace callback's) is in
+ * progress in this context, which this hit was reached from: it is
+ * refused, and counted as a miss.  Unlike ftrace_test_recursion_trylock()
+ * this grants no second "transition" bit to a nested call (meant for an
+ * interrupt that comes before preempt_count() says so): for us a nested
+ * call is one our own recording made, a function the ring buffer or a
+ * fetch calls.  Nor does it disable preemption, already off in every
+ * caller: the records' preempt depth stays that of the probed context.
+ * Returns the bit, or -1.
+ */
+static nokprobe_inline int tkp_recursion_lock(void)
+{
+	int bit = TRACE_FTRACE_START + trace_get_context_bit();
+
+	if (unlikely(trace_recursion_test(bit)))
+		return -1;
+	trace_recursion_set(bit);
+	barrier();
+	return bit;
+}
+
+static nokprobe_inline void tkp_recursion_unlock(int bit)
+{
+	barrier();
+	trace_recursion_clear(bit);
+}
+
+/*
+ * Is a recording in progress in the context a breakpoint interrupted?
+ * x86 enters a kernel int3 as an NMI, so a kprobe that one of our
+ * recordings reaches (the ring buffer's functions are not traceable,
+ * but kprobes may probe them) runs in a context of its own, one whose
+ * recursion bit is free.  Look one level down instead: the preempt count
+ * less the NMI and hardirq counts nmi_enter() added.  Asked before the
+ * hit takes its own bit: an int3 inside a real NMI looks down at that
+ * NMI's bit, the one the hit is about to take.  An optimised kprobe in a
+ * real NMI cannot be told from an int3 and looks below the NMI: it is
+ * counted as a miss when the NMI came in the middle of a recording.
+ */
+static nokprobe_inline bool tkp_recording_below(void)
+{
+	unsigned long pc = preempt_count();
+	unsigned int level = 0;
+
+	if (likely(!(pc & NMI_MASK)))
+		return false;	/* an optimised kprobe: no int3 */
+	pc -= NMI_OFFSET + HARDIRQ_OFFSET;
+	level += !!(pc & NMI_MASK);
+	level += !!(pc & (NMI_MASK | HARDIRQ_MASK));
+	level += !!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
+	return trace_recursion_test(TRACE_FTRACE_START + TRACE_CTX_NORMAL -
+				    level);
+}
+
+/*
+ * The recursion bit for the handler of kprobe @kp.  A kprobe on a
+ * function's ftrace call site is run from the kprobes core's ftrace
+ * handler, which holds the bit already, for this hit: then the bit is
+ * ours to use but not to release.  That handler grants ftrace's
+ * transition bit to a call nested in a recording: refused here, as
+ * tkp_recursion_lock() refuses it.  Returns the bit, or -1 for a miss.
+ */
+static nokprobe_inline int tkp_kprobe_lock(struct kprobe *kp, bool *release)
+{
+	*release = !kprobe_ftrace(kp);
+	if (*release)
+		return tkp_recursion_lock();
+	if (trace_recursion_test(TRACE_FTRACE_START + TRACE_CTX_TRANSITION))
+		return -1;
+	return TRACE_FTRACE_START + trace_get_context_bit();
+}
+
+/*
+ * tkp_emit() for a kprobe or a fentry return, whose callers hold no
+ * recursion bit: take it, or count a miss.
+ */
+static nokprobe_inline int tkp_emit_locked(struct tkp_probe *tp,
+					   struct pt_regs *regs,
+					   unsigned long a, unsigned long b)
+{
+	int bit, ret;
+
+	bit = tkp_recursion_lock();
+	if (unlikely(bit < 0)) {
+		raw_cpu_inc(tp->stat->miss);
+		return 0;
+	}
+	ret = __tkp_emit(tp, regs, a, b, bit - TRACE_FTRACE_START, false);
+	tkp_recursion_unlock(bit);
+	return ret;
+}
+
+int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct tkp_kp *k = container_of(kp, struct tkp_kp, rp.kp);
+	struct tkp_probe *tp = k->tp;
+	bool release;
+	int bit, ret;
+
+	if (unlikely(!kprobe_ftrace(kp) && tkp_recording_below())) {
+		raw_cpu_inc(tp->stat->miss);
+		return 0;
+	}
+	bit = tkp_kprobe_lock(kp, &release);
+	if (unlikely(bit < 0)) {
+		raw_cpu_inc(tp->stat->miss);
+		return 0;
+	}
+	ret = __tkp_emit(tp, regs, k->ip, 0, bit - TRACE_FTRACE_START, false);
+	if (release)
+		tkp_recursion_unlock(bit);
+	if (!ret)
+		return 0;
+	/* BPF redirected execution: resume there, do not single-step. */
+	reset_current_kprobe();
+	return 1;
+}
+NOKPROBE_SYMBOL(tkp_entry_hit);
+
+/* A kretprobe's entry: the time, for $duration. */
+int tkp_return_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct tkp_probe *tp;
+	bool release;
+	int bit;
+
+	*(u64 *)ri->data = trace_clock_local();
+	if (!rp)
+		return 0;
+	tp = container_of(rp, struct tkp_kp, rp)->tp;
+	/* The return of a call our recording made is not to be recorded. */
+	if (unlikely(!kprobe_ftrace(&rp->kp) && tkp_recording_below())) {
+		raw_cpu_inc(tp->stat->miss);
+		return 1;
+	}
+	if (!tp->entry_size)
+		return 0;
+	/* Fetching may reach probes, as recording does; no return hook. */
+	bit = tkp_kprobe_lock(&rp->kp, &release);
+	if (bit < 0) {
+		raw_cpu_inc(tp->stat->miss);
+		return 1;
+	}
+	tkp_entry_capture(tp, regs, ri->data + sizeof(u64));
+	if (release)
+		tkp_recursion_unlock(bit);
+	return 0;
+}
+NOKPROBE_SYMBOL(tkp_return_entry);
+
+int tkp_return_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	const u8 *outer_data;
+	u64 outer;
+
+	if (unlikely(!rp))
+		return 0;
+	if (rp->entry_handler) {
+		outer = __this_cpu_read(tkp_entry_ns);
+		outer_data = __this_cpu_read(tkp_entry_data);
+		__this_cpu_write(tkp_entry_ns, *(u64 *)ri->data);
+		__this_cpu_write(tkp_entry_data, ri->data + sizeof(u64));
+		tkp_emit_locked(container_of(rp, struct tkp_kp, rp)->tp,
+				  regs, (unsigned long)rp->kp.addr,
+				  get_kretprobe_retaddr(ri));
+		__this_cpu_write(tkp_entry_ns, outer);
+		__this_cpu_write(tkp_entry_data, outer_data);
+		return 0;
+	}
+	tkp_emit_locked(container_of(rp, struct tkp_kp, rp)->tp, regs,
+			  (unsigned long)rp->kp.addr, get_kretprobe_retaddr(ri));
+	return 0;
+}
+NOKPROBE_SYMBOL(tkp_return_hit);
+
+/*
+ * Returns were missed since the pool last had an instance: say how many,
+ * in the trace, as soon as it has one again.
+ */
+static void tkp_pool_tell(struct tkp_probe *tp, struct tkp_pool *pool,
+			  unsigned long func)
+{
+	struct trace_event_file *file;
+	struct tkp_files *files;
+	unsigned int i;
+	int n, len;
+
+	/*
+	 * Told in the trace instances the event records to; perf and BPF
+	 * users have the count of misses, and nobody else is told.
+	 */
+	n = atomic_xchg(&pool->lost, 0);
+	if (n <= 0)
+		return;
+	files = rcu_dereference_sched(tp->ev->files);
+	if (!files)
+		return;
+	/* Another CPU is telling: this count waits for the next one. */
+	if (atomic_xchg(&pool->telling, 1)) {
+		atomic_add(n, &pool->lost);
+		return;
+	}
+	len = scnprintf(pool->note, sizeof(pool->note),
+			"%s/%s: %d returns of %ps missed (no free instance)\n",
+			tp->ev->class.system, tp->ev->call.name, n,
+			(void *)func);
+	for (i = 0; i < files->nr; i++) {
+		file = READ_ONCE(files->file[i]);
+		if (file)
+			__trace_array_puts(file->tr, func, pool->note, len);
+	}
+	atomic_set_release(&pool->telling, 0);
+}
+NOKPROBE_SYMBOL(tkp_pool_tell);
+
+/*
+ * The pool is three quarters in use, or returns were missed: tell of
+ * those, and have it grow.
+ */
+static noinline void tkp_pool_low(struct tkp_probe *tp, struct tkp_pool *pool,
+				  unsigned long func)
+{
+	if (atomic_read(&pool->lost)) {
+		tkp_pool_tell(tp, pool, func);
+		WRITE_ONCE(pool->grow_at, tkp_pool_threshold(pool));
+	}
+	irq_work_queue(&pool->irq);
+}
+NOKPROBE_SYMBOL(tkp_pool_low);
+
+/*
+ * A return probe's entry half: take an instance and hook the return.  An
+ * empty pool is a miss; a pool three quarters in use asks for more.
+ */
+static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
+					  struct pt_regs *regs,
+					  unsigned long func)
+{
+	struct tkp_pool *pool = tp->pool;
+	struct rethook_node *node;
+	struct tkp_rnode *rn;
+
+	node = rethook_try_get(pool->rh);
+	if (unlikely(!node)) {
+		raw_cpu_inc(tp->stat->miss);
+		atomic_inc(&pool->lost);
+		/* The next entry takes the slow way, and tells. */
+		WRITE_ONCE(pool->grow_at, 0);
+		irq_work_queue(&pool->irq);
+		return;
+	}
+	container_of(node, struct tkp_rnode, node)->func = func;
+	if (unlikely(pool->ctx)) {
+		rn = container_of(node, struct tkp_rnode, node);
+		if (tp->entry_size)
+			tkp_entry_capture(tp, regs, rn->data);
+		if (pool->duration)
+			rn->entry_ns = trace_clock_local();
+	}
+	rethook_hook(node, regs, true);
+	if (unlikely(atomic_inc_return(&pool->busy) > READ_ONCE(pool->grow_at)))
+		tkp_pool_low(tp, pool, func);
+}
+
+/*
+ * The ftrace callback of both our ftrace_ops: @full says whether @regs
+ * has every register or only those ftrace saves for any callback.  While
+ * a site moves from one ops to the other both call here for a moment;
+ * the one the site is not served by yet, or any more, stands aside.
+ */
+/* tkp_fentry_common()'s recursion bit before it first needs one. */
+#define TKP_BIT_UNTRIED	(-2)
+
+static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
+						struct pt_regs *regs,
+						bool full, int held)
+{
+	bool idle = held != TKP_BIT_UNTRIED;	/* tkp_fentry_idle() */
+	struct tkp_site *site;
+	struct tkp_probe *tp;
+	struct tkp_hook *hk;
+	unsigned long saved;
+	int bit = held;
+
+	/*
+	 * Hooking a return records nothing and calls nothing traced: only
+	 * an entry probe, or a return probe that takes arguments at the
+	 * entry, needs the recursion bit, taken when first needed.  A
+	 * return hooked from inside a recording is refused when it comes.
+	 */
+	preempt_disable_notrace();
+	site = tkp_site_find(ip);
+	if (!site || !regs || READ_ONCE(site->full) != full)
+		goto out;
+	/*
+	 * perf and BPF (only ever served with all registers) see them as a
+	 * kprobe on this function would show them: just past the int3.
+	 */
+	if (full) {
+		saved = instruction_pointer(regs);
+		instruction_pointer_set(regs, ip + INT3_INSN_SIZE);
+	}
+	list_for_each_entry_rcu(hk, &site->probes, site_link) {
+		tp = hk->tp;
+		if (idle && tp->ev->is_return) {
+			raw_cpu_inc(tp->stat->miss);
+			continue;
+		}
+		if (tp->ev->is_return && likely(!tp->entry_size)) {
+			tkp_pool_hook(tp, regs, hk->ip);
+			continue;
+		}
+		if (!full && unlikely(tkp_needs_full(tp)))
+			continue;	/* until its site moves to all regs */
+		if (bit == TKP_BIT_UNTRIED)
+			bit = tkp_recursion_lock();
+		if (unlikely(bit < 0)) {
+			raw_cpu_inc(tp->stat->miss);
+			continue;
+		}
+		if (tp->ev->is_return) {
+			tkp_pool_hook(tp, regs, hk->ip);
+			continue;
+		}
+		if (tkp_emit(tp, regs, hk->ip, 0, bit - TRACE_FTRACE_START)) {
+			saved = instruction_pointer(regs);	/* BPF's */
+			break;
+		}
+	}
+	if (full)
+		instruction_pointer_set(regs, saved);
+	if (bit >= 0 && !idle)
+		tkp_recursion_unlock(bit);
+out:
+	preempt_enable_notrace();
+}
+
+/*
+ * ftrace calls us from the idle loop too, where RCU may not be watching:
+ * have it watch while we record, as an interrupt taken there would.  A
+ * return is not hooked there (its handler would run where RCU may not
+ * watch either); it is counted as missed, as a kretprobe's would be.
+ * Asking ftrace for FTRACE_OPS_FL_RCU instead would drop such hits
+ * unseen, and put its assist function, with a recursion test of its own,
+ * in front of every hit.  RCU_NONIDLE() will not do: its
+ * ct_irq_enter_irqson() can be hooked by ftrace (and would come back
+ * here, RCU not watching yet), and asserts to lockdep that interrupts are
+ * off, which the idle loop has told lockdep they are not.  So: the
+ * recursion bit first, then the entry an NMI makes, interrupts off, and
+ * lockdep told so for the while (what a lock taken in a BPF program
+ * needs to be judged right).
+ */
+static noinline void tkp_fentry_idle(unsigned long ip, struct pt_regs *regs,
+				     bool full)
+{
+	int bit = tkp_recursion_lock();
+	unsigned long flags;
+	bool lockdep_on;
+
+	if (bit < 0)
+		return;
+	raw_local_irq_save(flags);
+	lockdep_on = lockdep_hardirqs_enabled();
+	lockdep_hardirqs_off(CALLER_ADDR0);
+	ct_nmi_enter();
+	__tkp_fentry_common(ip, regs, full, bit);
+	if (lockdep_on)
+		lockdep_hardirqs_on_prepare();
+	ct_nmi_exit();
+	if (lockdep_on)
+		lockdep_hardirqs_on(CALLER_ADDR0);
+	raw_local_irq_restore(flags);
+	tkp_recursion_unlock(bit);
+}
+NOKPROBE_SYMBOL(tkp_fentry_idle);
+
+static nokprobe_inline void tkp_fentry_common(unsigned long ip,
+					      unsigned long parent_ip,
+					      struct pt_regs *regs, bool full)
+{
+	/* Only the idle task pays for the question. */
+	if (unlikely(is_idle_task(current)) && !rcu_is_watching())
+		tkp_fentry_idle(ip, regs, full);
+	else
+		__tkp_fentry_common(ip, regs, full, TKP_BIT_UNTRIED);
+}
+
+static void tkp_fentry_hit(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+	tkp_fentry_common(ip, parent_ip, ftrace_get_regs(fregs), true);
+}
+NOKPROBE_SYMBOL(tkp_fentry_hit);
+
+#if defined(CONFIG_X86_64) && defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS)
+/*
+ * Without SAVE_REGS ftrace still saves the registers that pass arguments,
+ * ax, bp, ip and sp, in place in a struct pt_regs; the rest of it is not
+ * to be read (tkp_arg_partial_ok()).  Saving less costs less per hit.
+ */
+static void tkp_fentry_hit_args(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *ops,
+				struct ftrace_regs *fregs)
+{
+	tkp_fentry_common(ip, parent_ip, &fregs->regs, false);
+}
+NOKPROBE_SYMBOL(tkp_fentry_hit_args);
+#endif
+
+/*
+ * tkp_fentry_ret() for a return that uses what its entry took ($duration,
+ * $argN): that is made visible to the fetch while it records.  Apart,
+ * so that the usual return keeps nothing across its recording.
+ */
+static noinline void tkp_fentry_ret_ctx(struct tkp_pool *pool,
+					struct tkp_rnode *rn,
+					struct pt_regs *regs)
+{
+	u64 outer = __this_cpu_read(tkp_entry_ns);
+	const u8 *outer_data = __this_cpu_read(tkp_entry_data);
+
+	__this_cpu_write(tkp_entry_ns, rn->entry_ns);
+	__this_cpu_write(tkp_entry_data, rn->data);
+	tkp_emit_locked(pool->tp, regs, rn->func, rn->node.ret_addr);
+	__this_cpu_write(tkp_entry_ns, outer);
+	__this_cpu_write(tkp_entry_data, outer_data);
+}
+NOKPROBE_SYMBOL(tkp_fentry_ret_ctx);
+
+void tkp_fentry_ret(struct rethook_node *node, void *data,
+		    struct pt_regs *regs)
+{
+	struct tkp_rnode *rn = container_of(node, struct tkp_rnode, node);
+	struct tkp_pool *pool = data;
+
+	atomic_dec(&pool->busy);
+	if (unlikely(pool->ctx))
+		tkp_fentry_ret_ctx(pool, rn, regs);
+	else
+		tkp_emit_locked(pool->tp, regs, rn->func, node->ret_addr);
+}
+NOKPROBE_SYMBOL(tkp_fentry_ret);
+
+struct tkp_fops tkp_fops[2] = {
+#if TKP_HAVE_ARGS_OPS
+	{ .ops = {
+		.func	= tkp_fentry_hit_args,
+	} },
+#else
+	{ },
+#endif
+	{ .ops = {
+		.func	= tkp_fentry_hit,
+		.flags	= FTRACE_OPS_FL_SAVE_REGS,
+	} },
+};
+
+/**
+ * tkp_hit_init - set up what the hit path needs before the first probe
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int __init tkp_hit_init(void)
+{
+	tkp_scratch = __alloc_percpu(TKP_SLOTS * TKP_SCRATCH_SIZE,
+				     sizeof(u64));
+	if (!tkp_scratch)
+		return -ENOMEM;
+	return 0;
+}
