@@ -51,9 +51,16 @@ for v in "${variants[@]}"; do
 		die "$(variant_dir "$v")/initramfs has an old bench.sh: run scripts/initramfs.sh $v"
 done
 
-# Same .config on both sides (DESIGN §5.4), or the comparison is void.
-diff -q <(grep '^CONFIG_' "$(obj_dir upstream)/.config" | sort) \
-	<(grep '^CONFIG_' "$(obj_dir linux)/.config" | sort) >/dev/null ||
+# Same .config on both sides (DESIGN §5.4), or the comparison is void;
+# but for the symbols only our Kconfig part has (KPROBE_EVENTS_FENTRY).
+only_ours=$(sed -n 's/^config //p' "$TOP/kernel/trace/Kconfig" | while read -r c; do
+	grep -q "^config $c\$" "$(src_dir upstream)/kernel/trace/Kconfig" || echo "^CONFIG_$c="
+done)
+config_of() {
+	grep '^CONFIG_' "$(obj_dir "$1")/.config" |
+		grep -v -f <(echo "${only_ours:-^\$}") | sort
+}
+diff -q <(config_of upstream) <(config_of linux) >/dev/null ||
 	die "build/upstream and build/linux have different .config files: make upstream"
 
 # The offset row probes __x64_sys_getppid at the first instruction after

@@ -199,7 +199,7 @@ static int tkp_define_fields(struct trace_event_call *call)
 		size = a->kind == TKP_K_STRING ? sizeof(u32) :
 						 a->size * (a->count ?: 1);
 		ret = trace_define_field(call, a->ftype, a->name, a->offset,
-					 size, a->kind == TKP_K_S,
+					 size, tkp_types[a->type].sign,
 					 FILTER_OTHER);
 	}
 	return ret;
@@ -213,24 +213,7 @@ static struct trace_event_fields tkp_fields_array[] = {
 static void tkp_print_value(struct trace_seq *s, const struct tkp_arg *a,
 			    const u8 *p)
 {
-	u64 v = tkp_get(p, a->size);
-
-	switch (a->kind) {
-	case TKP_K_S:
-		/* Sign-extend from the field's width. */
-		trace_seq_printf(s, "%lld",
-				 (s64)(v << (64 - 8 * a->size)) >>
-				 (64 - 8 * a->size));
-		break;
-	case TKP_K_X:
-		trace_seq_printf(s, "0x%llx", v);
-		break;
-	case TKP_K_SYMBOL:
-		trace_seq_printf(s, "%pS", (void *)(unsigned long)v);
-		break;
-	default:
-		trace_seq_printf(s, "%llu", v);
-	}
+	tkp_types[a->type].print(s, tkp_get(p, a->size), a->size);
 }
 
 static void tkp_print_args(struct trace_seq *s, const struct tkp_event *ev,
@@ -298,7 +281,6 @@ static enum print_line_t tkp_print(struct trace_iterator *iter, int flags,
 static struct trace_event_functions tkp_event_funcs = {
 	.trace		= tkp_print,
 };
-
 
 /* The event lost its last user: remember when, see tkp_forget(). */
 static void tkp_quiet(struct tkp_event *ev)
@@ -513,20 +495,7 @@ static char *tkp_auto_name(const struct tkp_spec *spec)
 /* The printf conversion of one element of @a in print_fmt. */
 static const char *tkp_conv(const struct tkp_arg *a)
 {
-	bool wide = a->size == 8;
-
-	switch (a->kind) {
-	case TKP_K_S:
-		return wide ? "%lld" : "%d";
-	case TKP_K_X:
-		return wide ? "0x%llx" : "0x%x";
-	case TKP_K_SYMBOL:
-		return "%pS";
-	case TKP_K_STRING:
-		return "\\\"%s\\\"";
-	default:
-		return wide ? "%llu" : "%u";
-	}
+	return tkp_types[a->type].conv[a->size == 8];
 }
 
 /*
@@ -732,7 +701,6 @@ static enum tkp_err tkp_reg_err(int err)
 	}
 }
 
-
 static bool tkp_busy(struct tkp_event *ev)
 {
 	if (rcu_access_pointer(ev->files) || ev->perf_on)
@@ -761,10 +729,10 @@ static bool tkp_same_place(const struct tkp_probe *tp,
  */
 static bool tkp_same_field(const struct tkp_arg *a, const struct tkp_arg *b)
 {
-	if (strcmp(a->name, b->name) || a->kind != b->kind)
+	if (strcmp(a->name, b->name) || a->type != b->type)
 		return false;
 	if (a->kind == TKP_K_STRING)
-		return a->ustring == b->ustring;
+		return true;
 	return a->size == b->size && a->count == b->count &&
 	       a->bf_lshift == b->bf_lshift && a->bf_rshift == b->bf_rshift;
 }
@@ -1756,7 +1724,6 @@ static __init void tkp_boot_setup(void)
 	}
 	mutex_unlock(&event_mutex);
 }
-
 
 /*
  * Places in a module come and go with it: registered when it loads

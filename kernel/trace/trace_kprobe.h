@@ -54,6 +54,65 @@
 #define TKP_ENTRY_STR		128
 
 /*
+ * What differs by architecture, in one place; elsewhere the generic
+ * regs_get_*() helpers serve every argument, and every probe gets all
+ * the registers.
+ *
+ * TKP_ARG_REGS       offsets in struct pt_regs of the registers that pass
+ *                    the first arguments, so that $argN is one load
+ * TKP_RET_REG        of the return value, for $retval
+ * TKP_SP_REG         of the stack pointer, for $stack
+ * TKP_FTRACE_REGS    those ftrace saves for every callback, without
+ *                    SAVE_REGS, in place in a struct pt_regs: a fentry
+ *                    probe reading only these takes the lighter ftrace_ops
+ * TKP_KPROBE_IP_ADJ  where a kprobe handler finds the instruction pointer,
+ *                    from the probed address; BPF programs on a fentry
+ *                    place see it there too
+ */
+#if defined(CONFIG_X86_64)
+#define TKP_ARG_REGS	{ offsetof(struct pt_regs, di),			\
+			  offsetof(struct pt_regs, si),			\
+			  offsetof(struct pt_regs, dx),			\
+			  offsetof(struct pt_regs, cx),			\
+			  offsetof(struct pt_regs, r8),			\
+			  offsetof(struct pt_regs, r9) }
+#define TKP_RET_REG	offsetof(struct pt_regs, ax)
+#define TKP_SP_REG	offsetof(struct pt_regs, sp)
+#ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+#define TKP_FTRACE_REGS	{ offsetof(struct pt_regs, ax),			\
+			  offsetof(struct pt_regs, cx),			\
+			  offsetof(struct pt_regs, dx),			\
+			  offsetof(struct pt_regs, si),			\
+			  offsetof(struct pt_regs, di),			\
+			  offsetof(struct pt_regs, r8),			\
+			  offsetof(struct pt_regs, r9),			\
+			  offsetof(struct pt_regs, bp),			\
+			  offsetof(struct pt_regs, sp) }
+#endif
+#define TKP_KPROBE_IP_ADJ	INT3_INSN_SIZE		/* past the int3 */
+#elif defined(CONFIG_ARM64)
+#define TKP_ARG_REGS	{ offsetof(struct pt_regs, regs[0]),		\
+			  offsetof(struct pt_regs, regs[1]),		\
+			  offsetof(struct pt_regs, regs[2]),		\
+			  offsetof(struct pt_regs, regs[3]),		\
+			  offsetof(struct pt_regs, regs[4]),		\
+			  offsetof(struct pt_regs, regs[5]),		\
+			  offsetof(struct pt_regs, regs[6]),		\
+			  offsetof(struct pt_regs, regs[7]) }
+#define TKP_RET_REG	offsetof(struct pt_regs, regs[0])
+#define TKP_SP_REG	offsetof(struct pt_regs, sp)
+#endif
+
+#ifndef TKP_KPROBE_IP_ADJ
+#define TKP_KPROBE_IP_ADJ	0
+#endif
+#ifdef TKP_FTRACE_REGS
+#define TKP_HAVE_ARGS_OPS	1
+#else
+#define TKP_HAVE_ARGS_OPS	0
+#endif
+
+/*
  * Why a line was refused: an index into tkp_err_text, the messages
  * error_log shows.
  */
@@ -114,7 +173,6 @@ enum tkp_err {
 	TKP_ERR_ARGS_TOO_BIG,
 };
 
-
 /* tkp_arg.reg_off and .src_off when the source is not one register. */
 #define TKP_NO_REG	0xffff
 
@@ -142,6 +200,37 @@ enum tkp_kind {
 };
 
 /*
+ * The types an argument may have, one row each of tkp_types[]
+ * (trace_kprobe_parse.c): how the type is written, how wide its field is,
+ * whether the hit reads a string, how the format file declares it and
+ * how trace output shows it.  A new type is a new row, and a printer if
+ * none of those there fits.
+ */
+enum tkp_type_id {
+	TKP_T_U,		/* u8 .. u64 */
+	TKP_T_S,		/* s8 .. s64 */
+	TKP_T_X,		/* x8 .. x64 */
+	TKP_T_SYMBOL,
+	TKP_T_BITFIELD,		/* bW@O/S */
+	TKP_T_STRING,
+	TKP_T_USTRING,
+	TKP_NR_TYPES
+};
+
+struct tkp_type {
+	const char	*name;		/* as written after ':' */
+	u8		kind;		/* enum tkp_kind */
+	u8		size;		/* bytes; 0: from the width written */
+	bool		sign;		/* a signed field, for filters */
+	bool		user;		/* the string is in user memory */
+	const char	*conv[2];	/* print fmt: up to 4 bytes, 8 bytes */
+	/* One element of a non-string field as trace output shows it. */
+	void		(*print)(struct trace_seq *s, u64 v, unsigned int size);
+};
+
+extern const struct tkp_type tkp_types[TKP_NR_TYPES];
+
+/*
  * What the hit path does for an argument, decided once at definition so
  * that each hit takes one branch instead of a chain of tests.
  */
@@ -166,6 +255,7 @@ struct tkp_arg {
 	char		*imm;		/* TKP_SRC_IMMSTR */
 	u8		src;		/* enum tkp_src */
 	u8		kind;		/* enum tkp_kind */
+	u8		type;		/* enum tkp_type_id */
 	u8		size;		/* bytes of one element */
 	u8		ndrf;		/* number of dereferences */
 	u8		bf_lshift;	/* bitfield: shifts that isolate it */
@@ -179,7 +269,6 @@ struct tkp_arg {
 	u16		reg_off;	/* plain register: its pt_regs offset */
 	u16		src_off;	/* source is a register: its offset */
 	u8		at_entry;	/* $argN in a return probe: see below */
-	bool		ustring;	/* typed ustring, not string */
 	u16		entry_off;	/* where in the entry data */
 	unsigned long	param;
 	long		drf[TKP_MAX_DEREF];
@@ -396,6 +485,7 @@ struct tkp_return_rec {
 	unsigned long		func;
 	unsigned long		ret_ip;
 };
+
 extern struct dyn_event_operations tkp_dyn_ops;
 
 static inline bool is_tkp(struct dyn_event *ev)
@@ -424,21 +514,13 @@ static inline const char *tkp_event(struct tkp_probe *tp)
  */
 #define TKP_SITE_BITS	10
 
+#ifdef CONFIG_KPROBE_EVENTS_FENTRY
 /* Our two ftrace_ops: [0] with only argument registers, [1] with all. */
 struct tkp_fops {
 	struct ftrace_ops	ops;
 	unsigned int		nr;	/* sites in its filter */
 	bool			on;	/* registered with ftrace */
 };
-
-/*
- * Without SAVE_REGS ftrace still saves the registers that pass arguments
- * in place in a struct pt_regs on x86-64 (tkp_fentry_hit_args()).
- */
-#if defined(CONFIG_X86_64) && defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS)
-#define TKP_HAVE_ARGS_OPS	1
-#else
-#define TKP_HAVE_ARGS_OPS	0
 #endif
 extern struct hlist_head tkp_sites[1 << TKP_SITE_BITS];
 
@@ -472,7 +554,6 @@ static nokprobe_inline bool tkp_needs_full(const struct tkp_probe *tp)
 	       (tp->full_regs || READ_ONCE(tp->ev->perf_on));
 }
 
-
 /* A field of @size bytes at @src, as the hit path wrote it. */
 static nokprobe_inline u64 tkp_get(const void *src, unsigned int size)
 {
@@ -493,16 +574,72 @@ bool tkp_symbol_ok(const char *sym);
 bool tkp_arg_partial_ok(const struct tkp_arg *a);
 
 /* trace_kprobe_hit.c */
+#ifdef CONFIG_KPROBE_EVENTS_FENTRY
 extern struct tkp_fops tkp_fops[2];
+void tkp_fentry_ret(struct rethook_node *node, void *data,
+		    struct pt_regs *regs);
+#endif
 int tkp_hit_init(void);
 int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs);
 int tkp_return_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
 int tkp_return_hit(struct kretprobe_instance *ri, struct pt_regs *regs);
-void tkp_fentry_ret(struct rethook_node *node, void *data,
-		    struct pt_regs *regs);
 
-/* trace_kprobe_place.c */
 bool tkp_is_pattern(const char *sym);
+
+/* trace_kprobe_fentry.c: fentry places, where the kernel can have them */
+#ifdef CONFIG_KPROBE_EVENTS_FENTRY
+int tkp_fentry_register(struct tkp_probe *tp);
+int tkp_fentry_arm(struct tkp_probe *tp);
+bool tkp_fentry_disarm(struct tkp_probe *tp);
+int tkp_places_commit(void);
+int tkp_places_sync(void);
+int tkp_rehook(struct tkp_event *ev);
+void tkp_pool_free(struct tkp_pool *pool);
+bool tkp_module_going(struct tkp_probe *tp, struct module *mod, bool init);
+#else
+/* Every place is a kprobe; a pattern needs ftrace. */
+static inline int tkp_fentry_register(struct tkp_probe *tp)
+{
+	return tkp_is_pattern(tp->symbol) ? -EOPNOTSUPP : 1;
+}
+
+static inline int tkp_fentry_arm(struct tkp_probe *tp)
+{
+	return 0;
+}
+
+static inline bool tkp_fentry_disarm(struct tkp_probe *tp)
+{
+	return false;
+}
+
+static inline int tkp_places_commit(void)
+{
+	return 0;
+}
+
+static inline int tkp_places_sync(void)
+{
+	return 0;
+}
+
+static inline int tkp_rehook(struct tkp_event *ev)
+{
+	return 0;
+}
+
+static inline void tkp_pool_free(struct tkp_pool *pool)
+{
+}
+
+static inline bool tkp_module_going(struct tkp_probe *tp, struct module *mod,
+				    bool init)
+{
+	return false;
+}
+#endif
+
+/* trace_kprobe_place.c (and tkp_is_pattern() above) */
 unsigned int tkp_count_symbols(const char *sym);
 bool tkp_module_absent(struct tkp_probe *tp);
 int tkp_place_register(struct tkp_probe *tp);
@@ -510,13 +647,9 @@ bool tkp_place_unregister(struct tkp_probe *tp);
 void tkp_place_abandon(struct tkp_probe *tp);
 int tkp_places_unregister(struct tkp_probe **tps, unsigned int n);
 void tkp_place_free(struct tkp_probe *tp);
-void tkp_pool_free(struct tkp_pool *pool);
 int tkp_arm(struct tkp_event *ev, bool on);
-int tkp_rehook(struct tkp_event *ev);
 int __tkp_place_arm(struct tkp_probe *tp);
 int tkp_place_arm(struct tkp_probe *tp);
-int tkp_places_sync(void);
-bool tkp_module_going(struct tkp_probe *tp, struct module *mod, bool init);
 bool tkp_place_single(const struct tkp_probe *tp);
 bool tkp_place_on_entry(const struct tkp_probe *tp);
 unsigned long tkp_place_missed(const struct tkp_probe *tp);

@@ -702,7 +702,7 @@ static nokprobe_inline void tkp_record_fast(struct tkp_event *ev,
 	event = ring_buffer_lock_reserve(buffer, ev->hdr_size + body);
 	if (!event)
 		return;
-	ent = ring_buffer_event_data(event);
+	ent = __ring_buffer_event_data(event);
 	tracing_generic_entry_update(ent, ev->call.event.type,
 				     tkp_trace_ctx());
 	tkp_fill_hdr(ev, ent, a, b);
@@ -856,7 +856,12 @@ static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
  */
 static nokprobe_inline int tkp_recursion_lock(void)
 {
-	int bit = TRACE_FTRACE_START + trace_get_context_bit();
+	int bit = TRACE_FTRACE_START + TRACE_CTX_NORMAL;
+
+	/* Task context, the usual one, costs a test and a constant bit. */
+	if (unlikely(preempt_count() &
+		     (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)))
+		bit = TRACE_FTRACE_START + trace_get_context_bit();
 
 	if (unlikely(trace_recursion_test(bit)))
 		return -1;
@@ -1009,18 +1014,19 @@ int tkp_return_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
 		__this_cpu_write(tkp_entry_ns, *(u64 *)ri->data);
 		__this_cpu_write(tkp_entry_data, ri->data + sizeof(u64));
 		tkp_emit_locked(container_of(rp, struct tkp_kp, rp)->tp,
-				  regs, (unsigned long)rp->kp.addr,
-				  get_kretprobe_retaddr(ri));
+				regs, (unsigned long)rp->kp.addr,
+				get_kretprobe_retaddr(ri));
 		__this_cpu_write(tkp_entry_ns, outer);
 		__this_cpu_write(tkp_entry_data, outer_data);
 		return 0;
 	}
 	tkp_emit_locked(container_of(rp, struct tkp_kp, rp)->tp, regs,
-			  (unsigned long)rp->kp.addr, get_kretprobe_retaddr(ri));
+			(unsigned long)rp->kp.addr, get_kretprobe_retaddr(ri));
 	return 0;
 }
 NOKPROBE_SYMBOL(tkp_return_hit);
 
+#ifdef CONFIG_KPROBE_EVENTS_FENTRY
 /*
  * Returns were missed since the pool last had an instance: say how many,
  * in the trace, as soon as it has one again.
@@ -1088,7 +1094,8 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
 	struct rethook_node *node;
 	struct tkp_rnode *rn;
 
-	node = rethook_try_get(pool->rh);
+	/* RCU watches: tkp_fentry_common() hooks no return in idle. */
+	node = __rethook_try_get(pool->rh);
 	if (unlikely(!node)) {
 		raw_cpu_inc(tp->stat->miss);
 		atomic_inc(&pool->lost);
@@ -1146,7 +1153,7 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 	 */
 	if (full) {
 		saved = instruction_pointer(regs);
-		instruction_pointer_set(regs, ip + INT3_INSN_SIZE);
+		instruction_pointer_set(regs, ip + TKP_KPROBE_IP_ADJ);
 	}
 	list_for_each_entry_rcu(hk, &site->probes, site_link) {
 		tp = hk->tp;
@@ -1240,7 +1247,7 @@ static void tkp_fentry_hit(unsigned long ip, unsigned long parent_ip,
 }
 NOKPROBE_SYMBOL(tkp_fentry_hit);
 
-#if defined(CONFIG_X86_64) && defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS)
+#if TKP_HAVE_ARGS_OPS
 /*
  * Without SAVE_REGS ftrace still saves the registers that pass arguments,
  * ax, bp, ip and sp, in place in a struct pt_regs; the rest of it is not
@@ -1302,6 +1309,7 @@ struct tkp_fops tkp_fops[2] = {
 		.flags	= FTRACE_OPS_FL_SAVE_REGS,
 	} },
 };
+#endif /* CONFIG_KPROBE_EVENTS_FENTRY */
 
 /**
  * tkp_hit_init - set up what the hit path needs before the first probe

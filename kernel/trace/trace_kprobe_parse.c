@@ -471,6 +471,70 @@ static int tkp_parse_fetch(struct tkp_argctx *c, const char *b, size_t len,
 }
 
 /* "bWIDTH@OFFSET/CONTAINER", e.g. "b4@4/32". */
+/* Printers of tkp_types[]: one element of a field, widened to u64. */
+static void tkp_print_u(struct trace_seq *s, u64 v, unsigned int size)
+{
+	trace_seq_printf(s, "%llu", v);
+}
+
+static void tkp_print_s(struct trace_seq *s, u64 v, unsigned int size)
+{
+	/* Sign-extend from the field's width. */
+	trace_seq_printf(s, "%lld",
+			 (s64)(v << (64 - 8 * size)) >> (64 - 8 * size));
+}
+
+static void tkp_print_x(struct trace_seq *s, u64 v, unsigned int size)
+{
+	trace_seq_printf(s, "0x%llx", v);
+}
+
+static void tkp_print_sym(struct trace_seq *s, u64 v, unsigned int size)
+{
+	trace_seq_printf(s, "%pS", (void *)(unsigned long)v);
+}
+
+#define TKP_STR_CONV	{ "\\\"%s\\\"", "\\\"%s\\\"" }
+
+const struct tkp_type tkp_types[TKP_NR_TYPES] = {
+	[TKP_T_U] = {
+		.name = "u", .kind = TKP_K_U,
+		.conv = { "%u", "%llu" }, .print = tkp_print_u,
+	},
+	[TKP_T_S] = {
+		.name = "s", .kind = TKP_K_S, .sign = true,
+		.conv = { "%d", "%lld" }, .print = tkp_print_s,
+	},
+	[TKP_T_X] = {
+		.name = "x", .kind = TKP_K_X,
+		.conv = { "0x%x", "0x%llx" }, .print = tkp_print_x,
+	},
+	[TKP_T_SYMBOL] = {
+		.name = "symbol", .kind = TKP_K_SYMBOL, .size = sizeof(long),
+		.conv = { "%pS", "%pS" }, .print = tkp_print_sym,
+	},
+	[TKP_T_BITFIELD] = {
+		.name = "b", .kind = TKP_K_BITFIELD,
+		.conv = { "%u", "%llu" }, .print = tkp_print_u,
+	},
+	[TKP_T_STRING] = {
+		.name = "string", .kind = TKP_K_STRING, .conv = TKP_STR_CONV,
+	},
+	[TKP_T_USTRING] = {
+		.name = "ustring", .kind = TKP_K_STRING, .user = true,
+		.conv = TKP_STR_CONV,
+	},
+};
+
+/* Give @a type @id; @size in bytes, or 0 for the type's own. */
+static void tkp_set_type(struct tkp_arg *a, enum tkp_type_id id,
+			 unsigned int size)
+{
+	a->type = id;
+	a->kind = tkp_types[id].kind;
+	a->size = size ?: tkp_types[id].size;
+}
+
 static int tkp_parse_bitfield(struct tkp_argctx *c, const char *t,
 			      size_t len, struct tkp_arg *a)
 {
@@ -485,19 +549,20 @@ static int tkp_parse_bitfield(struct tkp_argctx *c, const char *t,
 	    (bits != 8 && bits != 16 && bits != 32 && bits != 64) ||
 	    w < 1 || o < 0 || w > bits || o > bits || w + o > bits)
 		return tkp_arg_fail(c, t, TKP_ERR_BAD_BITFIELD);
-	a->kind = TKP_K_BITFIELD;
-	a->size = bits / 8;
+	tkp_set_type(a, TKP_T_BITFIELD, bits / 8);
 	a->bf_lshift = 64 - (w + o);
 	a->bf_rshift = 64 - w;
 	return 0;
 }
 
-/* TYPE[N]: u8..u64, s8..s64, x8..x64, string, ustring, symbol, bW@O/S. */
+/* TYPE[N]: a type of tkp_types[], with an array size. */
 static int tkp_parse_type(struct tkp_argctx *c, const char *t, size_t len,
 			  struct tkp_arg *a)
 {
 	const char *br = strnchr(t, len, '[');
 	size_t blen = br ? br - t : len;
+	const struct tkp_type *ty;
+	unsigned int id;
 	long n, bits;
 
 	if (br) {
@@ -516,29 +581,34 @@ static int tkp_parse_type(struct tkp_argctx *c, const char *t, size_t len,
 		a->count = n;
 	}
 
-	if (blen == 6 && !strncmp(t, "string", 6)) {
-		a->kind = TKP_K_STRING;
-	} else if (blen == 7 && !strncmp(t, "ustring", 7)) {
-		a->kind = TKP_K_STRING;
+	for (id = 0; id < TKP_NR_TYPES; id++) {
+		ty = &tkp_types[id];
+		/* Those written with a width: u8 .. u64, and bW@O/S. */
+		if (!ty->size && ty->kind != TKP_K_STRING) {
+			if (blen < 2 || t[0] != ty->name[0] || !isdigit(t[1]))
+				continue;
+			if (id == TKP_T_BITFIELD)
+				return br ? tkp_arg_fail(c, br,
+						TKP_ERR_BAD_ARRAY_SUFFIX) :
+					    tkp_parse_bitfield(c, t, blen, a);
+			if (!tkp_num(t + 1, blen - 1, false, &bits) ||
+			    (bits != 8 && bits != 16 && bits != 32 &&
+			     bits != 64))
+				continue;
+			tkp_set_type(a, id, bits / 8);
+			break;
+		}
+		if (strlen(ty->name) == blen && !strncmp(t, ty->name, blen)) {
+			tkp_set_type(a, id, 0);
+			break;
+		}
+	}
+	if (id == TKP_NR_TYPES)
+		return tkp_arg_fail(c, t, TKP_ERR_BAD_TYPE);
+	if (ty->user) {
 		if (!a->ndrf)
 			return tkp_arg_fail(c, t, TKP_ERR_BAD_STRING);
 		a->user |= BIT(a->ndrf - 1);
-		a->ustring = true;
-	} else if (blen == 6 && !strncmp(t, "symbol", 6)) {
-		a->kind = TKP_K_SYMBOL;
-		a->size = sizeof(long);
-	} else if (t[0] == 'b' && blen > 1 && isdigit(t[1])) {
-		return br ? tkp_arg_fail(c, br, TKP_ERR_BAD_ARRAY_SUFFIX) :
-			    tkp_parse_bitfield(c, t, blen, a);
-	} else if (blen >= 2 && strchr("usx", t[0]) &&
-		   tkp_num(t + 1, blen - 1, false, &bits) &&
-		   (bits == 8 || bits == 16 || bits == 32 || bits == 64) &&
-		   isdigit(t[1])) {
-		a->kind = t[0] == 'u' ? TKP_K_U : t[0] == 's' ? TKP_K_S :
-					       TKP_K_X;
-		a->size = bits / 8;
-	} else {
-		return tkp_arg_fail(c, t, TKP_ERR_BAD_TYPE);
 	}
 	if (a->kind == TKP_K_STRING && br)
 		return tkp_arg_fail(c, br, TKP_ERR_BAD_ARRAY_SUFFIX);
@@ -614,15 +684,12 @@ static int tkp_parse_arg(struct tkp_spec *spec, int word, const char *w,
 	 * Defaults: strings for $comm and "...", nanoseconds in decimal for
 	 * $duration, x64 for the rest.
 	 */
-	if (a->src == TKP_SRC_COMM || a->src == TKP_SRC_IMMSTR) {
-		a->kind = TKP_K_STRING;
-	} else if (a->src == TKP_SRC_DURATION) {
-		a->kind = TKP_K_U;
-		a->size = sizeof(u64);
-	} else {
-		a->kind = TKP_K_X;
-		a->size = sizeof(long);
-	}
+	if (a->src == TKP_SRC_COMM || a->src == TKP_SRC_IMMSTR)
+		tkp_set_type(a, TKP_T_STRING, 0);
+	else if (a->src == TKP_SRC_DURATION)
+		tkp_set_type(a, TKP_T_U, sizeof(u64));
+	else
+		tkp_set_type(a, TKP_T_X, sizeof(long));
 	if (sep) {
 		ret = tkp_parse_type(&c, sep + 1, strlen(sep + 1), a);
 		if (ret)
@@ -666,7 +733,7 @@ static void tkp_set_ftype(struct tkp_arg *a)
 		return;
 	}
 	n = snprintf(a->ftype, sizeof(a->ftype), "%c%d",
-		     a->kind == TKP_K_S ? 's' : 'u', a->size * 8);
+		     tkp_types[a->type].sign ? 's' : 'u', a->size * 8);
 	if (a->count)
 		snprintf(a->ftype + n, sizeof(a->ftype) - n, "[%d]", a->count);
 }
@@ -678,22 +745,18 @@ static void tkp_set_ftype(struct tkp_arg *a)
  */
 static u16 tkp_src_off(const struct tkp_arg *a)
 {
-#ifdef CONFIG_X86_64
-	static const u16 arg_off[] = {
-		offsetof(struct pt_regs, di), offsetof(struct pt_regs, si),
-		offsetof(struct pt_regs, dx), offsetof(struct pt_regs, cx),
-		offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
-	};
+#ifdef TKP_ARG_REGS
+	static const u16 arg_off[] = TKP_ARG_REGS;
 
-	if (a->src == TKP_SRC_REG)
-		return a->param;
 	if (a->src == TKP_SRC_RETVAL)
-		return offsetof(struct pt_regs, ax);
+		return TKP_RET_REG;
 	if (a->src == TKP_SRC_STACKP)
-		return offsetof(struct pt_regs, sp);
+		return TKP_SP_REG;
 	if (a->src == TKP_SRC_ARG && a->param < ARRAY_SIZE(arg_off))
 		return arg_off[a->param];
 #endif
+	if (a->src == TKP_SRC_REG)
+		return a->param;
 	return TKP_NO_REG;
 }
 
@@ -715,29 +778,18 @@ static u16 tkp_reg_off(const struct tkp_arg *a)
  */
 bool tkp_arg_partial_ok(const struct tkp_arg *a)
 {
-#if defined(CONFIG_X86_64) && defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS)
-	switch (a->src) {
-	case TKP_SRC_REG:
-		switch (a->param) {
-		case offsetof(struct pt_regs, ax):
-		case offsetof(struct pt_regs, cx):
-		case offsetof(struct pt_regs, dx):
-		case offsetof(struct pt_regs, si):
-		case offsetof(struct pt_regs, di):
-		case offsetof(struct pt_regs, r8):
-		case offsetof(struct pt_regs, r9):
-		case offsetof(struct pt_regs, bp):
-		case offsetof(struct pt_regs, sp):
-			return true;
-		}
-		/* %ip too: it reads as a kprobe's only in the full set. */
-		return false;
-	default:
+#if TKP_HAVE_ARGS_OPS
+	static const u16 saved[] = TKP_FTRACE_REGS;
+	unsigned int i;
+
+	if (a->src != TKP_SRC_REG)
 		return true;
-	}
-#else
-	return false;
+	for (i = 0; i < ARRAY_SIZE(saved); i++)
+		if (a->param == saved[i])
+			return true;
+	/* %ip too: it reads as a kprobe's only in the full set. */
 #endif
+	return false;
 }
 
 static u8 tkp_op(const struct tkp_arg *a)

@@ -1,0 +1,755 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kprobe-based event tracer: fentry places.
+ *
+ * A probe on the entry of a function ftrace can patch is hooked through
+ * ftrace rather than a kprobe: a hook on a site of our ftrace_ops (two
+ * ops: one saving only the argument registers, one saving all), many
+ * functions armed in one ftrace update, and for a return probe a pool of
+ * rethook instances that grows on demand.  Built where the architecture
+ * has ftrace with registers and rethook (CONFIG_KPROBE_EVENTS_FENTRY);
+ * elsewhere every place is a kprobe.  The hit side is in
+ * trace_kprobe_hit.c; everything here runs under event_mutex, but for
+ * the pool's growth (a workqueue, asked for through an irq_work).
+ */
+#define pr_fmt(fmt)	"trace_kprobe: " fmt
+
+#include <linux/compat.h>
+#include <linux/file.h>
+#include <linux/glob.h>
+#include <linux/kallsyms.h>
+#include <linux/magic.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/task_work.h>
+
+#include <asm/syscall.h>
+
+#include "trace_kprobe.h"
+
+DEFINE_HASHTABLE(tkp_sites, TKP_SITE_BITS);
+
+static LIST_HEAD(tkp_dirty_sites);
+static struct task_struct *tkp_sync_task;	/* has tkp_sync_cb queued */
+
+static void tkp_site_dirty(struct tkp_site *site)
+{
+	if (list_empty(&site->dirty))
+		list_add_tail(&site->dirty, &tkp_dirty_sites);
+}
+
+static bool tkp_armed(const struct tkp_probe *tp)
+{
+	return tp->armed;
+}
+
+/*
+ * Take @hk off its site's list.  A handler may be on it still, and go on
+ * from it to the next: the hook may be linked again only after a grace
+ * period (tkp_site_arm() waits for it, if it has not passed by then).
+ */
+static void tkp_hook_unlink(struct tkp_probe *tp, struct tkp_hook *hk)
+{
+	list_del_rcu(&hk->site_link);
+	tkp_site_dirty(hk->site);
+	hk->site = NULL;
+	tp->unlinked = true;
+	tp->unlink_gp = get_state_synchronize_rcu();
+}
+
+static void tkp_site_disarm(struct tkp_probe *tp)
+{
+	unsigned int i;
+
+	for (i = 0; i < tp->nr_hooks; i++)
+		if (tp->hooks[i].site)
+			tkp_hook_unlink(tp, &tp->hooks[i]);
+	tp->armed = false;
+}
+
+static int tkp_site_arm(struct tkp_probe *tp)
+{
+	struct tkp_site *site;
+	struct tkp_hook *hk;
+	unsigned int i;
+
+	if (tp->unlinked)
+		cond_synchronize_rcu(tp->unlink_gp);
+	tp->unlinked = false;
+	for (i = 0; i < tp->nr_hooks; i++) {
+		hk = &tp->hooks[i];
+		if (!hk->addr)
+			continue;	/* its module went */
+		site = tkp_site_find(hk->addr);
+		if (!site) {
+			site = kzalloc(sizeof(*site), GFP_KERNEL);
+			if (!site) {
+				tkp_site_disarm(tp);
+				return -ENOMEM;
+			}
+			site->ip = hk->addr;
+			INIT_LIST_HEAD(&site->probes);
+			INIT_LIST_HEAD(&site->dirty);
+			hash_add_rcu(tkp_sites, &site->hnode, site->ip);
+		}
+		list_add_tail_rcu(&hk->site_link, &site->probes);
+		hk->site = site;
+		tkp_site_dirty(site);
+	}
+	tp->armed = true;
+	return 0;
+}
+
+/* Is @site wanted at all, and by which ops (the index in tkp_fops)? */
+static int tkp_site_want(struct tkp_site *site)
+{
+	struct tkp_hook *hk;
+	int want = -1;
+
+	list_for_each_entry(hk, &site->probes, site_link) {
+		if (tkp_needs_full(hk->tp) || !TKP_HAVE_ARGS_OPS)
+			return 1;
+		want = 0;
+	}
+	return want;
+}
+
+/*
+ * Is @site to leave tkp_fops[@i]'s filter now: in it, not wanted there,
+ * and not served by it (a site moving to the other ops switched already).
+ */
+static bool tkp_site_leaves(struct tkp_site *site, int i)
+{
+	int want = tkp_site_want(site);
+
+	return site->in[i] && want != i && (want < 0 || site->full != i);
+}
+
+static int tkp_filter_add(struct tkp_fops *f, unsigned long *ips,
+			  unsigned int nr)
+{
+	int ret = ftrace_set_filter_ips(&f->ops, ips, nr, 0, 0);
+
+	if (!ret && !f->on) {
+		ret = register_ftrace_function(&f->ops);
+		if (ret)
+			ftrace_set_filter_ips(&f->ops, ips, nr, 1, 0);
+		else
+			f->on = true;
+	}
+	if (!ret)
+		f->nr += nr;
+	return ret;
+}
+
+static int tkp_filter_del(struct tkp_fops *f, unsigned long *ips,
+			  unsigned int nr)
+{
+	int ret;
+
+	if (nr == f->nr && f->on) {
+		/* An empty filter would mean every function: stop first. */
+		if (unregister_ftrace_function(&f->ops))
+			return -EBUSY;
+		f->on = false;
+	}
+	ret = ftrace_set_filter_ips(&f->ops, ips, nr, 1, 0);
+	/* ftrace forgets the functions of a module that went (-ENOENT). */
+	if (!ret || (ret == -ENOENT && nr == 1))
+		f->nr -= nr;
+	return ret == -ENOENT && nr == 1 ? 0 : ret;
+}
+
+/**
+ * tkp_places_sync - apply the arming and disarming done so far, now
+ *
+ * Brings our ops' filters in line with the armed sites: one ftrace update
+ * (a walk over every function of the kernel) per ops for all additions,
+ * and one for all removals.  A site that changes ops is added to the new
+ * one before it leaves the old, and switches in between, so that it is
+ * served all along, once.  What fails stays on the dirty list.
+ *
+ * Return: 0, or the first error of an ftrace update.
+ */
+int tkp_places_sync(void)
+{
+	struct tkp_site *site, *n;
+	unsigned int nr = 0, cnt;
+	unsigned long *ips;
+	int i, want, ret, err = 0;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(site, &tkp_dirty_sites, dirty)
+		nr++;
+	if (!nr)
+		return 0;
+	ips = kmalloc_array(nr, sizeof(*ips), GFP_KERNEL);
+	if (!ips)
+		return -ENOMEM;
+
+	for (i = 0; i < 2; i++) {
+		cnt = 0;
+		list_for_each_entry(site, &tkp_dirty_sites, dirty)
+			if (tkp_site_want(site) == i && !site->in[i])
+				ips[cnt++] = site->ip;
+		if (!cnt)
+			continue;
+		ret = tkp_filter_add(&tkp_fops[i], ips, cnt);
+		list_for_each_entry(site, &tkp_dirty_sites, dirty) {
+			if (tkp_site_want(site) != i || site->in[i])
+				continue;
+			/*
+			 * One at a time if the batch failed: a site that cannot
+			 * be hooked is not to keep the others unhooked.
+			 */
+			if (ret && tkp_filter_add(&tkp_fops[i], &site->ip, 1)) {
+				err = err ?: ret;
+				continue;
+			}
+			site->in[i] = true;
+		}
+	}
+
+	list_for_each_entry(site, &tkp_dirty_sites, dirty) {
+		want = tkp_site_want(site);
+		if (want >= 0 && site->in[want])
+			WRITE_ONCE(site->full, want);
+	}
+
+	for (i = 0; i < 2; i++) {
+		cnt = 0;
+		list_for_each_entry(site, &tkp_dirty_sites, dirty)
+			if (tkp_site_leaves(site, i))
+				ips[cnt++] = site->ip;
+		if (!cnt)
+			continue;
+		ret = tkp_filter_del(&tkp_fops[i], ips, cnt);
+		list_for_each_entry(site, &tkp_dirty_sites, dirty) {
+			if (!tkp_site_leaves(site, i))
+				continue;
+			/* One at a time if the batch failed. */
+			if (ret && tkp_filter_del(&tkp_fops[i], &site->ip, 1))
+				continue;
+			site->in[i] = false;
+		}
+	}
+	kfree(ips);
+
+	list_for_each_entry_safe(site, n, &tkp_dirty_sites, dirty) {
+		want = tkp_site_want(site);
+		if (site->in[0] != !want || site->in[1] != (want > 0))
+			continue;
+		list_del_init(&site->dirty);
+		if (want < 0) {
+			hash_del_rcu(&site->hnode);
+			kfree_rcu(site, rcu);
+		}
+	}
+	return err;
+}
+
+/*
+ * A deferred update could not hook some functions: their events are
+ * enabled, and do not fire.  Say so where the writer looks, error_log,
+ * naming one of them; the sites stay dirty, tried again by every update.
+ */
+static void tkp_tell_unarmed(int err)
+{
+	struct tkp_site *site;
+	struct tkp_hook *hk;
+	char *cmd = NULL;
+	int want;
+
+	list_for_each_entry(site, &tkp_dirty_sites, dirty) {
+		want = tkp_site_want(site);
+		if (want < 0 || site->in[want])
+			continue;
+		hk = list_first_entry(&site->probes, struct tkp_hook, site_link);
+		cmd = kasprintf(GFP_KERNEL, "%s/%s",
+				hk->tp->ev->class.system, hk->tp->ev->call.name);
+		break;
+	}
+	pr_warn("enabled events left unarmed: cannot hook their functions (%d)\n",
+		err);
+	if (!cmd)
+		return;
+	tracing_log_err(NULL, "trace_kprobe", cmd, tkp_err_text,
+			TKP_ERR_UNARMED, 0);
+	kfree(cmd);
+}
+
+static void tkp_sync_cb(struct callback_head *cb)
+{
+	int ret;
+
+	kfree(cb);
+	mutex_lock(&event_mutex);
+	if (tkp_sync_task == current)
+		tkp_sync_task = NULL;
+	ret = tkp_places_sync();
+	if (ret)
+		tkp_tell_unarmed(ret);
+	mutex_unlock(&event_mutex);
+}
+
+/*
+ * May the ftrace update wait for the caller's return to user space?  Only
+ * when the caller is a write to a tracefs file (an events' enable file,
+ * set_event, kprobe_events): the writer cannot see the result before the
+ * write returns, and a write that enables a whole group of events pays
+ * for one update.  Any other caller gets its update at once, and its
+ * errno: kernel code (a module's init, bootconfig, a driver's own file)
+ * calls a function next and expects it traced, perf and BPF attach one
+ * event per call anyway.
+ */
+static bool tkp_may_defer(void)
+{
+	unsigned long args[6];
+	struct pt_regs *regs;
+	bool ret = false;
+	struct fd f;
+
+	if (system_state != SYSTEM_RUNNING || !current->mm ||
+	    (current->flags & (PF_KTHREAD | PF_IO_WORKER | PF_EXITING)) ||
+	    in_compat_syscall())
+		return false;
+	regs = task_pt_regs(current);
+	switch (syscall_get_nr(current, regs)) {
+	case __NR_write:
+	case __NR_writev:
+	case __NR_pwrite64:
+	case __NR_pwritev:
+	case __NR_pwritev2:
+		break;
+	default:
+		return false;
+	}
+	syscall_get_arguments(current, regs, args);
+	f = fdget(args[0]);
+	if (f.file)
+		ret = file_inode(f.file)->i_sb->s_magic == TRACEFS_MAGIC;
+	fdput(f);
+	return ret;
+}
+
+/**
+ * tkp_places_commit - apply the arming and disarming done so far
+ *
+ * An ftrace update costs a
+ * walk over every function of the kernel, so the changes one write to
+ * tracefs makes (enabling a whole group of events, say) are applied
+ * together, as the writer returns to user space: before it can see the
+ * write's result.  A failure then is told in error_log.  Other callers
+ * get them at once.  Returns 0, or the error of an update made now.
+ */
+int tkp_places_commit(void)
+{
+	struct callback_head *cb;
+
+	lockdep_assert_held(&event_mutex);
+	if (list_empty(&tkp_dirty_sites) || tkp_sync_task == current)
+		return 0;
+	if (tkp_may_defer()) {
+		cb = kmalloc(sizeof(*cb), GFP_KERNEL);
+		if (cb) {
+			init_task_work(cb, tkp_sync_cb);
+			if (!task_work_add(current, cb, TWA_RESUME)) {
+				tkp_sync_task = current;
+				return 0;
+			}
+			kfree(cb);
+		}
+	}
+	return tkp_places_sync();
+}
+
+static void tkp_pool_grow(struct work_struct *work)
+{
+	struct tkp_pool *pool = container_of(work, struct tkp_pool, grow);
+	unsigned int i, n = min(pool->size * 3, TKP_POOL_MAX - pool->size);
+	struct tkp_rnode *rn;
+
+	for (i = 0; i < n; i++) {
+		rn = kzalloc(pool->node_size, GFP_KERNEL);
+		if (!rn)
+			break;
+		rethook_add_node(pool->rh, &rn->node);
+	}
+	WRITE_ONCE(pool->size, pool->size + i);
+	/* Missed returns not told yet keep the entries on the slow way. */
+	WRITE_ONCE(pool->grow_at, atomic_read(&pool->lost) ? 0 :
+				  tkp_pool_threshold(pool));
+}
+
+static void tkp_pool_irq(struct irq_work *irq)
+{
+	schedule_work(&container_of(irq, struct tkp_pool, irq)->grow);
+}
+
+static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
+{
+	struct tkp_pool *pool;
+	struct tkp_rnode *rn;
+	unsigned int i;
+
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	if (!pool)
+		return NULL;
+	pool->rh = rethook_alloc(pool, tkp_fentry_ret);
+	if (!pool->rh) {
+		kfree(pool);
+		return NULL;
+	}
+	pool->tp = tp;
+	pool->duration = tp->duration;
+	pool->ctx = tp->duration || tp->entry_size;
+	pool->node_size = sizeof(*rn) + tp->entry_size;
+	init_irq_work(&pool->irq, tkp_pool_irq);
+	INIT_WORK(&pool->grow, tkp_pool_grow);
+	for (i = 0; i < nr; i++) {
+		rn = kzalloc(pool->node_size, GFP_KERNEL);
+		if (!rn) {
+			rethook_free(pool->rh);
+			kfree(pool);
+			return NULL;
+		}
+		rethook_add_node(pool->rh, &rn->node);
+	}
+	pool->size = nr;
+	pool->grow_at = tkp_pool_threshold(pool);
+	return pool;
+}
+
+/**
+ * tkp_pool_free - free a return probe's pool of instances
+ * @pool: the pool, or NULL
+ *
+ * No entry hook may run any more (disarmed, and a grace period since).
+ * Instances still out come back to a rethook without a handler and are
+ * freed; a return handler still running is done after a grace period.
+ */
+void tkp_pool_free(struct tkp_pool *pool)
+{
+	if (!pool)
+		return;
+	irq_work_sync(&pool->irq);
+	cancel_work_sync(&pool->grow);
+	rethook_free(pool->rh);
+	kfree_rcu(pool, rcu);
+}
+
+/*
+ * The ftrace site a kprobe on @base + @offset would be placed at, or 0 if
+ * that is not an ftrace site.  The kprobes core moves a probe on a
+ * function's first byte past its landing pad (endbr64 with IBT, BTI on
+ * arm64), to where ftrace's call is: so does this.
+ */
+static unsigned long tkp_site_of(unsigned long base, long offset)
+{
+	unsigned long site;
+	bool entry;
+
+	if (!base || offset < 0)
+		return 0;
+	site = (unsigned long)arch_adjust_kprobe_addr(base, offset, &entry);
+	return site && ftrace_location(site) == site ? site : 0;
+}
+
+/*
+ * What a record says was probed at ftrace site @site of a pattern's
+ * function: the function, when the site is where "p FUNC" would hook.
+ */
+static unsigned long tkp_entry_of_site(unsigned long site)
+{
+	unsigned long size, off;
+
+	if (kallsyms_lookup_size_offset(site, &size, &off) && off &&
+	    tkp_site_of(site - off, 0) == site)
+		return site - off;
+	return site;
+}
+
+/*
+ * Is @addr in module code on its way out: a module going, or its init
+ * code once it is live (our notifier may be done with them, ftrace still
+ * knows them for a while)?  The kprobes core refuses those too.
+ */
+static bool tkp_in_going_module(unsigned long addr)
+{
+	struct module *mod;
+	bool going;
+
+	preempt_disable();
+	mod = __module_text_address(addr);
+	going = mod && (mod->state == MODULE_STATE_GOING ||
+			(mod->state != MODULE_STATE_COMING &&
+			 within_module_init(addr, mod)));
+	preempt_enable();
+	return going;
+}
+
+/*
+ * A pattern's functions: those ftrace can hook whose names match (so not
+ * notrace or inlined-away functions), less the ones kprobes refuse.  One
+ * hook each, at most TKP_WILD_MAX.
+ */
+#define TKP_WILD_MAX	4096
+
+struct tkp_wild {
+	const char		*glob;
+	const char		*mod;		/* "MOD:PATTERN": MOD, else NULL */
+	size_t			mod_len;
+	struct tkp_hook		*hooks;		/* NULL: count only */
+	unsigned int		max;		/* room in @hooks */
+	unsigned int		n;
+	unsigned int		skipped;
+};
+
+static int tkp_wild_one(void *data, const char *name, struct module *mod,
+			unsigned long addr)
+{
+	struct tkp_wild *w = data;
+	unsigned long site;
+
+	if (w->mod && (!mod || strlen(mod->name) != w->mod_len ||
+		       strncmp(mod->name, w->mod, w->mod_len)))
+		return 0;
+	if (!glob_match(w->glob, name))
+		return 0;
+	site = tkp_site_of(addr, 0);
+	if (!site)
+		return 0;
+	if (within_kprobe_blacklist(site) || tkp_in_going_module(site)) {
+		w->skipped++;
+		return 0;
+	}
+	if (w->hooks) {
+		if (w->n == w->max)
+			return 0;	/* a module came since we counted */
+		w->hooks[w->n].ip = tkp_entry_of_site(site);
+		w->hooks[w->n].addr = site;
+	}
+	w->n++;
+	return 0;
+}
+
+static int tkp_hook_cmp(const void *a, const void *b)
+{
+	const struct tkp_hook *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Walk the kernel's and the modules' functions for @w's pattern. */
+static void tkp_wild_walk(struct tkp_wild *w)
+{
+	w->n = 0;
+	w->skipped = 0;
+	if (!w->mod)
+		kallsyms_on_each_symbol(tkp_wild_one, w);
+	module_kallsyms_on_each_symbol(tkp_wild_one, w);
+}
+
+/* Returns 0, -ENOENT when no function is left, -E2BIG, -ENOMEM. */
+static int tkp_wild_register(struct tkp_probe *tp)
+{
+	const char *colon = strchr(tp->symbol, ':');
+	struct tkp_wild w = { .glob = tp->symbol };
+	unsigned int i, n;
+
+	if (colon) {
+		w.mod = tp->symbol;
+		w.mod_len = colon - tp->symbol;
+		w.glob = colon + 1;
+	}
+	tkp_wild_walk(&w);
+	if (!w.n)
+		return -ENOENT;
+	if (w.n > TKP_WILD_MAX)
+		return -E2BIG;
+	w.max = w.n;
+	w.hooks = kcalloc(w.max, sizeof(*w.hooks), GFP_KERNEL);
+	if (!w.hooks)
+		return -ENOMEM;
+	tkp_wild_walk(&w);
+	/* One hook per function, however many names it has. */
+	sort(w.hooks, w.n, sizeof(*w.hooks), tkp_hook_cmp, NULL);
+	for (i = 0, n = 0; i < w.n; i++) {
+		if (n && w.hooks[n - 1].addr == w.hooks[i].addr)
+			continue;
+		w.hooks[n] = w.hooks[i];
+		w.hooks[n++].tp = tp;
+	}
+	if (!n) {
+		kfree(w.hooks);
+		return -ENOENT;
+	}
+	if (tp->ev->is_return && !tp->pool) {
+		tp->pool = tkp_pool_alloc(tp, tp->maxactive ?: TKP_POOL_DEFAULT);
+		if (!tp->pool) {
+			kfree(w.hooks);
+			return -ENOMEM;
+		}
+	}
+	tp->skipped = w.skipped;
+	if (tp->hooks != &tp->hook1)
+		kfree(tp->hooks);
+	tp->hooks = w.hooks;
+	tp->nr_hooks = n;
+	tp->addr = w.hooks[0].addr;
+	tp->fentry = true;
+	tp->registered = true;
+	return 0;
+}
+
+/**
+ * tkp_fentry_register - put a place on ftrace if it can be
+ * @tp: the place
+ *
+ * If its place is the entry of a function ftrace can patch and kprobes
+ * would accept.  perf's private probes go there
+ * too: BPF gets the registers a kprobe would give (tkp_fentry_common()),
+ * may move the instruction pointer, and bpf_get_func_ip() asks
+ * trace_kprobe_func_ip() when no kprobe is running.
+ *
+ * Return: 0 when it did, 1 when @tp needs a kprobe instead, or an error.
+ */
+int tkp_fentry_register(struct tkp_probe *tp)
+{
+	unsigned long ip = tp->place, addr;
+
+	if (tkp_is_pattern(tp->symbol))
+		return tkp_wild_register(tp);
+	if (!ip && tp->symbol) {
+		ip = kallsyms_lookup_name(tp->symbol);
+		addr = tkp_site_of(ip, tp->offset);
+		ip += tp->offset;
+	} else {
+		addr = tkp_site_of(ip, 0);
+	}
+	if (!addr || within_kprobe_blacklist(addr))
+		return 1;
+	/*
+	 * A module going away: our notifier may have cleaned its places
+	 * already, ftrace still knows its functions.  As kprobes do, refuse.
+	 */
+	if (tkp_in_going_module(addr))
+		return -ENOENT;
+	/*
+	 * perf's private probes are not on the dynamic event list, which
+	 * the module notifier walks to unhook a module's places: in a
+	 * module they stay kprobes, which the kprobes core marks gone.
+	 */
+	if (tp->ev->local && !core_kernel_text(addr))
+		return 1;
+	if (tp->ev->is_return && !tp->pool) {
+		tp->pool = tkp_pool_alloc(tp, tp->maxactive ?: TKP_POOL_DEFAULT);
+		if (!tp->pool)
+			return -ENOMEM;
+	}
+	if (tp->hooks != &tp->hook1)
+		kfree(tp->hooks);
+	tp->hook1.tp = tp;
+	tp->hook1.addr = addr;
+	tp->hook1.ip = ip;
+	tp->hooks = &tp->hook1;
+	tp->nr_hooks = 1;
+	tp->addr = addr;
+	tp->fentry = true;
+	tp->registered = true;
+	return 0;
+}
+
+/**
+ * tkp_fentry_arm - link a fentry place's hooks on their sites
+ * @tp: the place
+ *
+ * The caller commits (tkp_places_commit() or tkp_places_sync()).
+ *
+ * Return: 0, or -ENOMEM with nothing linked.
+ */
+int tkp_fentry_arm(struct tkp_probe *tp)
+{
+	return tkp_armed(tp) ? 0 : tkp_site_arm(tp);
+}
+
+/**
+ * tkp_fentry_disarm - unlink a fentry place's hooks
+ * @tp: the place
+ *
+ * Return: whether they were linked: a handler may still be running on
+ * them, until a grace period has passed.
+ */
+bool tkp_fentry_disarm(struct tkp_probe *tp)
+{
+	bool linked = tkp_armed(tp);
+
+	tkp_site_disarm(tp);
+	return linked;
+}
+
+/**
+ * tkp_rehook - an event's armed places need other registers saved
+ * @ev: the event, whose perf_on just changed
+ *
+ * Its sites move to the ftrace_ops that saves them all, or back.
+ *
+ * Return: 0, or the error of an ftrace update made now.
+ */
+int tkp_rehook(struct tkp_event *ev)
+{
+	struct tkp_probe *tp;
+	unsigned int i;
+
+	list_for_each_entry(tp, &ev->probes, sibling)
+		for (i = 0; tkp_armed(tp) && i < tp->nr_hooks; i++)
+			if (tp->hooks[i].site)
+				tkp_site_dirty(tp->hooks[i].site);
+	return tkp_places_commit();
+}
+
+/**
+ * tkp_module_going - a module, or its init code, goes from under a place
+ * @tp: the place
+ * @mod: the module
+ * @init: only its init code goes (the module is live now)
+ *
+ * @mod goes, and @tp's place was not written as "MOD:SYM": its
+ * hooks into the module go for good, as a kprobe there is marked gone
+ * for good; a module loaded later at the same address is not hooked.
+ * With the last hook the place stops being live, and stays removable.
+ * With @init, the module's init code goes (it is live now), for places
+ * however written.  Kprobes are the kprobes core's business.
+ *
+ * Return: whether a hook was linked (a handler may still be running on it).
+ */
+bool tkp_module_going(struct tkp_probe *tp, struct module *mod, bool init)
+{
+	unsigned int i, left = 0;
+	struct tkp_hook *hk;
+	bool linked = false;
+
+	if (!tp->registered || !tp->fentry)
+		return false;
+	for (i = 0; i < tp->nr_hooks; i++) {
+		hk = &tp->hooks[i];
+		if (!hk->addr)
+			continue;
+		if (init ? !within_module_init(hk->addr, mod) :
+			   !within_module(hk->addr, mod)) {
+			left++;
+			continue;
+		}
+		if (hk->site) {
+			tkp_hook_unlink(tp, hk);
+			linked = true;
+		}
+		hk->addr = 0;
+	}
+	if (!left) {
+		tp->armed = false;
+		tp->registered = false;
+	}
+	return linked;
+}
