@@ -4,6 +4,20 @@ SHELL := /bin/bash
 export BUILD_DIR ?= $(CURDIR)/build
 export CMD TESTS
 
+# ARCH=arm64 (make run|check|upstream|conformance ARCH=arm64): the arm64
+# variants build/arm64 (ours) and build/upstream-arm64, cross-built with
+# aarch64-linux-gnu-gcc from the same source trees and booted in
+# qemu-system-aarch64 -M virt.  The scripts read ARCH from the
+# environment (make puts command-line variables there).
+ifneq ($(filter arm64 aarch64,$(ARCH)),)
+UPSTREAM_IMAGE := $(BUILD_DIR)/upstream-arm64/obj/arch/arm64/boot/Image
+ifneq ($(filter debug check-debug bench sparse,$(MAKECMDGOALS)),)
+$(error make $(filter debug check-debug bench sparse,$(MAKECMDGOALS)): x86_64 only, not with ARCH=$(ARCH))
+endif
+else
+UPSTREAM_IMAGE := $(BUILD_DIR)/upstream/obj/arch/x86/boot/bzImage
+endif
+
 PHONY_TARGETS := all deps prepare config kernel initramfs build run check patch sparse \
 	conformance bench debug check-debug
 .PHONY: $(PHONY_TARGETS) \
@@ -60,7 +74,7 @@ upstream: deps
 # The kernel's own ftracetest kprobe suites on upstream and on ours, side
 # by side (scripts/conformance.sh).  Builds upstream first if missing.
 conformance: build
-	@[ -f $(BUILD_DIR)/upstream/obj/arch/x86/boot/bzImage ] || $(MAKE) upstream
+	@[ -f $(UPSTREAM_IMAGE) ] || $(MAKE) upstream
 	@scripts/initramfs.sh upstream
 	@scripts/conformance.sh both
 
@@ -80,7 +94,8 @@ sparse: config
 	@scripts/sparse.sh
 
 clean:
-	rm -rf out $(BUILD_DIR)/linux/obj $(BUILD_DIR)/upstream/obj $(BUILD_DIR)/debug/obj
+	rm -rf out $(BUILD_DIR)/linux/obj $(BUILD_DIR)/upstream/obj $(BUILD_DIR)/debug/obj \
+		$(BUILD_DIR)/arm64/obj $(BUILD_DIR)/upstream-arm64/obj
 
 distclean:
 	rm -rf out $(BUILD_DIR)

@@ -1,10 +1,11 @@
 #!/bin/bash
-# build-kernel.sh VARIANT: bzImage and modules, modules installed into
-# build/VARIANT/modroot for the initramfs, the selftests' test module
-# (tools/testing/selftests/kprobe_events/kmod) with them.
+# build-kernel.sh VARIANT: bzImage (arm64: Image) and modules, modules
+# installed into build/VARIANT/modroot for the initramfs, the selftests'
+# test module (tools/testing/selftests/kprobe_events/kmod) with them.
+# With ARCH=arm64 VARIANT names the arm64 variant (cross-built).
 . "$(dirname "$0")/common.sh"
 
-variant=${1:-linux}
+variant=$(arch_variant "${1:-linux}")
 obj=$(obj_dir "$variant")
 src=$(src_dir "$variant")
 vdir=$(variant_dir "$variant")
@@ -20,7 +21,8 @@ stamp=$(cat "$obj/.config" "$src"/kernel/trace/trace_kprobe*.[ch] \
 	"$TOP"/kernel/trace/prep/*.patch \
 	"$src/kernel/trace/Kconfig" "$src/kernel/trace/Makefile" \
 	"${kmod_files[@]}" | md5sum)
-if [ -f "$obj/arch/x86/boot/bzImage" ] && [ -d "$vdir/modroot" ] &&
+image=$(kernel_image "$variant")
+if [ -f "$image" ] && [ -d "$vdir/modroot" ] &&
    [ -n "$(find "$vdir/modroot" -name kpe_kmod.ko 2>/dev/null)" ] &&
    [ "$(cat "$vdir/.kpe-build-sum" 2>/dev/null)" = "$stamp" ]; then
 	log "$variant kernel is up to date"
@@ -28,7 +30,7 @@ if [ -f "$obj/arch/x86/boot/bzImage" ] && [ -d "$vdir/modroot" ] &&
 fi
 rm -f "$vdir/.kpe-build-sum"
 log "building $variant kernel (-j$JOBS)"
-kmake "$variant" bzImage modules
+kmake "$variant" "$(kernel_image_target "$variant")" modules
 rm -rf "$(variant_dir "$variant")/modroot"
 kmake "$variant" INSTALL_MOD_PATH="$(variant_dir "$variant")/modroot" \
 	INSTALL_MOD_STRIP=1 modules_install >/dev/null
@@ -47,4 +49,4 @@ kmake "$variant" M="$vdir/kmod" INSTALL_MOD_PATH="$vdir/modroot" \
 [ -n "$(find "$vdir/modroot" -name kpe_kmod.ko)" ] ||
 	die "kpe_kmod.ko missing from $vdir/modroot after modules_install"
 echo "$stamp" > "$vdir/.kpe-build-sum"
-log "built $obj/arch/x86/boot/bzImage in $(( $(date +%s) - start )) s"
+log "built $image in $(( $(date +%s) - start )) s"

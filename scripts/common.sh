@@ -9,14 +9,64 @@ TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 JOBS=${JOBS:-3}
 SELFTESTS=$TOP/tools/testing/selftests/kprobe_events
 
+# The target architecture: ARCH (environment, or make ARCH=...) x86_64
+# (default) or arm64.  KARCH is the kernel's name for it (x86, arm64).
+case ${ARCH:-} in
+'' | x86 | x86_64) KARCH=x86 ;;
+arm64 | aarch64) KARCH=arm64 ;;
+*) echo "ERROR: ARCH=$ARCH: only x86_64 and arm64 are supported" >&2; exit 1 ;;
+esac
+CROSS_ARM64=aarch64-linux-gnu-
+
 # Variant trees: "linux" carries our overlay, "upstream" stays pristine,
 # "debug" is our kernel again with the debug fragment (config.debug): it
 # builds from build/linux/src (the same extract and overlay) into its own
-# build/debug/obj.
+# build/debug/obj.  The arm64 variants (ARCH=arm64) are "arm64" (ours),
+# "upstream-arm64" and "debug-arm64": the same source trees (build/linux/src,
+# build/upstream/src), their own build/VARIANT/obj.
 variant_dir() { echo "$BUILD/$1"; }
-src_tree() { case $1 in debug) echo linux ;; *) echo "$1" ;; esac; }
+src_tree() {
+	case $1 in
+	debug | arm64 | debug-arm64) echo linux ;;
+	upstream-arm64) echo upstream ;;
+	*) echo "$1" ;;
+	esac
+}
 src_dir() { echo "$BUILD/$(src_tree "$1")/src"; }
 obj_dir() { echo "$BUILD/$1/obj"; }
+
+# arch_variant VARIANT: the variant of that name for ARCH: itself on x86;
+# on arm64 linux -> arm64, upstream -> upstream-arm64, debug ->
+# debug-arm64 (an arm64 name is kept).
+arch_variant() {
+	if [ "$KARCH" = arm64 ]; then
+		case $1 in
+		arm64 | *-arm64) echo "$1" ;;
+		linux) echo arm64 ;;
+		*) echo "$1-arm64" ;;
+		esac
+	else
+		echo "$1"
+	fi
+}
+
+# variant_arch VARIANT: the kernel architecture a variant is built for.
+variant_arch() {
+	case $1 in arm64 | *-arm64) echo arm64 ;; *) echo x86 ;; esac
+}
+
+# kernel_image VARIANT: the image QEMU boots.
+kernel_image() {
+	case $(variant_arch "$1") in
+	arm64) echo "$(obj_dir "$1")/arch/arm64/boot/Image" ;;
+	*) echo "$(obj_dir "$1")/arch/x86/boot/bzImage" ;;
+	esac
+}
+
+# kernel_image_target VARIANT: the make target that builds it.
+kernel_image_target() {
+	case $(variant_arch "$1") in arm64) echo Image ;; *) echo bzImage ;; esac
+}
 
 # Both variants share one layout (build/X/src, build/X/obj), so with paths
 # made relative to BUILD the upstream and our builds share ccache entries.
@@ -43,10 +93,20 @@ ftracetest_cases() {
 log() { printf '%s\n' "== $*" >&2; }
 die() { printf '%s\n' "ERROR: $*" >&2; exit 1; }
 
+# kmake VARIANT MAKE-ARGS...: the kernel's make for VARIANT (O= its
+# object dir); an arm64 variant is cross-built (ARCH=arm64,
+# CROSS_COMPILE=aarch64-linux-gnu-), host tools with the host's gcc.
 kmake() {
 	local variant=$1; shift
-	local cc=gcc
-	command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
+	local cc=gcc hostcc=gcc cross=()
+	if [ "$(variant_arch "$variant")" = arm64 ]; then
+		cc=${CROSS_ARM64}gcc
+		cross=(ARCH=arm64 CROSS_COMPILE="$CROSS_ARM64")
+	fi
+	if command -v ccache >/dev/null 2>&1; then
+		cc="ccache $cc"
+		hostcc="ccache $hostcc"
+	fi
 	make -s -C "$(src_dir "$variant")" O="$(obj_dir "$variant")" \
-		CC="$cc" HOSTCC="$cc" -j"$JOBS" "$@"
+		"${cross[@]}" CC="$cc" HOSTCC="$hostcc" -j"$JOBS" "$@"
 }

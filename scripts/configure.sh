@@ -1,14 +1,20 @@
 #!/bin/bash
 # configure.sh VARIANT [FRAGMENT...]: tinyconfig + the kselftest config
-# fragment + the distribution-grade layer (scripts/config.distro) (+ extra
-# fragments; the "debug" variant always adds config.debug), olddefconfig,
-# then check that every option came out as the last fragment that names
-# it asks.  Skipped when nothing changed.
+# fragment + the distribution-grade layer (scripts/config.distro; on arm64
+# scripts/config.arm64 instead) (+ extra fragments; the "debug" variants
+# always add config.debug), olddefconfig, then check that every option
+# came out as the last fragment that names it asks.  Skipped when nothing
+# changed.  With ARCH=arm64 VARIANT names the arm64 variant (linux ->
+# arm64, upstream -> upstream-arm64).
 . "$(dirname "$0")/common.sh"
 
-variant=${1:-linux}; shift || true
-frags=("$SELFTESTS/config" "$TOP/scripts/config.distro")
-[ "$variant" = debug ] && frags+=("$SELFTESTS/config.debug")
+variant=$(arch_variant "${1:-linux}"); shift || true
+if [ "$(variant_arch "$variant")" = arm64 ]; then
+	frags=("$SELFTESTS/config" "$TOP/scripts/config.arm64")
+else
+	frags=("$SELFTESTS/config" "$TOP/scripts/config.distro")
+fi
+case $variant in debug | debug-*) frags+=("$SELFTESTS/config.debug") ;; esac
 frags+=("$@")
 obj=$(obj_dir "$variant")
 src=$(src_dir "$variant")

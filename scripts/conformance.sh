@@ -14,6 +14,9 @@
 # ours, or on a kernel splat or a guest timeout on either kernel.  Run on
 # upstream alone, upstream is held to the same rules.
 #
+# With ARCH=arm64, "linux" and "upstream" are the arm64 variants (arm64,
+# upstream-arm64), booted in qemu-system-aarch64.
+#
 # Environment: CONFORMANCE_TIMEOUT (seconds per boot, default 1200; the
 # guest runs on single-threaded TCG), CONFORMANCE_VERBOSE=1 (show the whole
 # console, not only the progress lines), QEMU_ARGS (more qemu-run.sh options).
@@ -53,12 +56,12 @@ secs_linux= secs_upstream=
 
 run_variant() {
 	local v=$1 vdir ftdir log err rc start
-	vdir=$(variant_dir "$v")
+	vdir=$(variant_dir "$(arch_variant "$v")")
 	ftdir=$vdir/initramfs/ftrace
 	[ -x "$ftdir/ftracetest" ] ||
-		die "$vdir/initramfs has no ftracetest: run scripts/initramfs.sh $v"
+		die "$vdir/initramfs has no ftracetest: run scripts/initramfs.sh $(arch_variant "$v")"
 	cmp -s "$vdir/initramfs/init" "$TOP/scripts/guest/init" ||
-		die "$vdir/initramfs has an old init: run scripts/initramfs.sh $v"
+		die "$vdir/initramfs has an old init: run scripts/initramfs.sh $(arch_variant "$v")"
 
 	local list=()
 	local f
@@ -200,9 +203,9 @@ for v in "${variants[@]}"; do
 	st=status_$v
 	case ${!st} in
 	ok) ;;
-	splat) echo "$v: kernel splat in the console ($(variant_dir "$v")/conformance.log)"; fail=1 ;;
-	timeout) echo "$v: guest timed out after ${timeout}s ($(variant_dir "$v")/conformance.log)"; fail=1 ;;
-	*) echo "$v: guest ended without a result ($(variant_dir "$v")/conformance.log)"; fail=1 ;;
+	splat) echo "$v: kernel splat in the console ($(variant_dir "$(arch_variant "$v")")/conformance.log)"; fail=1 ;;
+	timeout) echo "$v: guest timed out after ${timeout}s ($(variant_dir "$(arch_variant "$v")")/conformance.log)"; fail=1 ;;
+	*) echo "$v: guest ended without a result ($(variant_dir "$(arch_variant "$v")")/conformance.log)"; fail=1 ;;
 	esac
 	# The kernel under test: ours, or upstream when run alone.
 	if [ "$v" = linux ] || [ "$which" = upstream ]; then

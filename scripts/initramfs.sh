@@ -3,20 +3,43 @@
 # busybox, our init, the kselftests with their static helpers, the
 # kernel's own ftracetest (at /ftrace) and the kernel's modules.  The
 # run-specific part is appended by qemu-run.sh.
+#
+# An arm64 variant (ARCH=arm64) gets Debian's arm64 busybox-static
+# (downloaded once with apt-get download and unpacked into
+# build/busybox-arm64, not installed), helpers cross-built with
+# aarch64-linux-gnu-gcc -static, and none of Debian's amd64 tools (perf,
+# trace-cmd, bpftrace): the tests that use them skip.
 . "$(dirname "$0")/common.sh"
 
-variant=${1:-linux}
+variant=$(arch_variant "${1:-linux}")
+arch=$(variant_arch "$variant")
 vdir=$(variant_dir "$variant")
 root=$vdir/initramfs
 out=$vdir/initramfs.cpio
 
 bb=/bin/busybox
 [ -x "$bb" ] || die "$bb missing (apt-get install busybox-static)"
+applets=$("$bb" --list-full)
+if [ "$arch" = arm64 ]; then
+	# The same Debian version as the host's amd64 busybox-static, built
+	# from the same configuration: the host's applet list is its list.
+	bbdir=$BUILD/busybox-arm64
+	if [ ! -x "$bbdir/root/bin/busybox" ]; then
+		log "fetching Debian's busybox-static:arm64 into $bbdir"
+		rm -rf "$bbdir"
+		mkdir -p "$bbdir"
+		(cd "$bbdir" && apt-get download -q busybox-static:arm64 >/dev/null) ||
+			die "apt-get download busybox-static:arm64 failed (dpkg --add-architecture arm64; apt-get update: scripts/deps.sh with ARCH=arm64)"
+		dpkg-deb -x "$bbdir"/busybox-static_*_arm64.deb "$bbdir/root"
+		[ -x "$bbdir/root/bin/busybox" ] || die "no bin/busybox in busybox-static:arm64"
+	fi
+	bb=$bbdir/root/bin/busybox
+fi
 
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,root,kpe,lib}
 cp "$bb" "$root/bin/busybox"
-for applet in $("$bb" --list-full); do
+for applet in $applets; do
 	[ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
 done
 echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
@@ -30,7 +53,11 @@ install -m 644 "$TOP/scripts/guest/bench.sh" "$root/kpe/bench.sh"
 # The kselftests: scripts as they are, helpers built static on the host.
 st=$root/kselftest/kprobe_events
 mkdir -p "$st"
-make -s -C "$SELFTESTS" OUTPUT="$vdir/selftests" >/dev/null
+if [ "$arch" = arm64 ]; then
+	make -s -C "$SELFTESTS" OUTPUT="$vdir/selftests" CC="${CROSS_ARM64}gcc" >/dev/null
+else
+	make -s -C "$SELFTESTS" OUTPUT="$vdir/selftests" >/dev/null
+fi
 cp -a "$SELFTESTS"/*.sh "$SELFTESTS"/settings "$st/"
 find "$vdir/selftests" -maxdepth 1 -type f -perm -u+x -exec cp {} "$st/" \;
 
@@ -67,10 +94,16 @@ copy_with_libs() {
 	done
 }
 
+# Debian's amd64 tools run only in an x86 guest: host_tool TOOL succeeds
+# when TOOL is installed on the host and the guest is x86.
+host_tool() {
+	[ "$arch" = x86 ] && [ -x "$1" ]
+}
+
 # perf (for test_perf_tool.sh).
-[ -x /usr/bin/perf ] && copy_with_libs /usr/bin/perf
+host_tool /usr/bin/perf && copy_with_libs /usr/bin/perf
 # trace-cmd (for test_trace_cmd.sh).
-[ -x /usr/bin/trace-cmd ] && copy_with_libs /usr/bin/trace-cmd
+host_tool /usr/bin/trace-cmd && copy_with_libs /usr/bin/trace-cmd
 
 # What perf probe defines for file_start_write(), inlined in several
 # places, from this kernel's vmlinux (DWARF), for
@@ -78,7 +111,7 @@ copy_with_libs() {
 # no vmlinux or no debug info).
 defs=$st/perf_probe_inline.txt
 rm -f "$defs"
-if [ -x /usr/bin/perf ] && [ -f "$(obj_dir "$variant")/vmlinux" ]; then
+if host_tool /usr/bin/perf && [ -f "$(obj_dir "$variant")/vmlinux" ]; then
 	/usr/bin/perf probe -k "$(obj_dir "$variant")/vmlinux" \
 		-D 'file_start_write file' 2>/dev/null | grep '^[pr]' > "$defs" ||
 		rm -f "$defs"
@@ -96,7 +129,7 @@ fi
 # host's /usr/include/clang/VER/include link to it is copied too (or made).
 # Headers of other architectures and offload languages are left out of it
 # (riscv_vector.h alone is 8 MB).
-if [ -x /usr/bin/bpftrace ]; then
+if host_tool /usr/bin/bpftrace; then
 	copy_with_libs /usr/bin/bpftrace
 	inc=/usr/include
 	mkdir -p "$root$inc"

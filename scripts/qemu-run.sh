@@ -1,7 +1,9 @@
 #!/bin/bash
 # qemu-run.sh [options]: boot a built kernel with the test initramfs.
 #
-#   --variant V     linux (ours, default) or upstream
+#   --variant V     linux (ours, default) or upstream; with ARCH=arm64 the
+#                   arm64 variant of that name (arm64, upstream-arm64), booted
+#                   in qemu-system-aarch64 -M virt -cpu max
 #   --mode M        shell (default with a terminal), demo (default without),
 #                   cmd (with --cmd), check (run the kselftests)
 #   --cmd 'CMD'     shell command to run in the guest (implies --mode cmd)
@@ -52,8 +54,10 @@ if [ -z "$mode" ]; then
 	if [ -t 0 ] && [ -t 1 ] && [ "${CI:-}" != true ]; then mode=shell; else mode=demo; fi
 fi
 
+variant=$(arch_variant "$variant")
+arch=$(variant_arch "$variant")
 vdir=$(variant_dir "$variant")
-kernel=$(obj_dir "$variant")/arch/x86/boot/bzImage
+kernel=$(kernel_image "$variant")
 [ -f "$kernel" ] || die "$kernel not built"
 [ -f "$vdir/initramfs.cpio" ] || die "$vdir/initramfs.cpio not built"
 log=${log:-$vdir/console.log}
@@ -89,9 +93,20 @@ accel=(-accel "tcg,thread=${TCG_THREAD:-single}")
 [ -n "$kvm" ] && accel=(-accel kvm -cpu host)
 [ -n "$icount" ] && accel=(-accel tcg -icount shift=0,sleep=off)
 
-qemu=(qemu-system-x86_64 "${accel[@]}" -m "$mem" -smp "$smp"
-      -kernel "$kernel" -initrd "$run/boot.cpio" -nic none -no-reboot
-      -append "console=ttyS0 panic=-1 $append")
+if [ "$arch" = arm64 ]; then
+	# The virt board, booted by device tree, PL011 console.  -cpu max
+	# (every feature TCG emulates: pointer authentication, BTI, ...) with
+	# the implementation-defined pointer-authentication algorithm, much
+	# cheaper under TCG than the architected QARMA5.
+	[ -z "$kvm" ] || die "--kvm: x86 guests only"
+	qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on "${accel[@]}"
+	      -m "$mem" -smp "$smp" -kernel "$kernel" -initrd "$run/boot.cpio"
+	      -nic none -no-reboot -append "console=ttyAMA0 panic=-1 $append")
+else
+	qemu=(qemu-system-x86_64 "${accel[@]}" -m "$mem" -smp "$smp"
+	      -kernel "$kernel" -initrd "$run/boot.cpio" -nic none -no-reboot
+	      -append "console=ttyS0 panic=-1 $append")
+fi
 # Extra QEMU options for one-off investigations, e.g. QEMU_EXTRA=-s for
 # a gdb stub on port 1234.
 # shellcheck disable=SC2206

@@ -38,8 +38,15 @@
 #include "kpe_sysfs.h"
 
 #define READS 10
-/* offsetof(struct pt_regs, ip) on x86-64 (the kernel's layout) */
+/*
+ * offsetof(struct pt_regs, ip) on x86-64 (the kernel's layout); on arm64
+ * that of pc, after regs[31] and sp
+ */
+#if defined(__aarch64__)
+#define PT_REGS_IP_OFF 256
+#else
 #define PT_REGS_IP_OFF 128
+#endif
 /* jump target placeholder: the program's exit (fixed up in main) */
 #define TO_EXIT (-32768)
 

@@ -5,7 +5,7 @@
 reset || fail "initial reset failed"
 
 # x86_64: arg1..arg3 are passed in %di, %si, %dx
-def='vfs_read a1=$arg1 di=%di a2=$arg2:x64 si=%si a3=$arg3:u64 dx=%dx:u64'
+def='vfs_read a1=$arg1 di='"$KPE_ARG1_REG"' a2=$arg2:x64 si='"$KPE_ARG2_REG"' a3=$arg3:u64 dx='"$KPE_ARG3_REG"':u64'
 expect_ok "p:ag $def"
 listing_has "p:kprobes/ag $def" || fail "listing lacks 'p:kprobes/ag $def'"
 fmt=$T/events/kprobes/ag/format

@@ -7,7 +7,7 @@ reset || fail "initial reset failed"
 # do_filp_open(int dfd, struct filename *pathname, ...): +0(%si) is
 # pathname->name, the kernel copy of the file name.  For "/proc/version"
 # the bytes are 2f 70 72 6f ("/pro"), the little-endian u16s 0x702f 0x6f72.
-N='+0(+0(%si))'
+N='+0(+0('"$KPE_ARG2_REG"'))'
 def="do_filp_open name=$N:string a=$N:x8[4] b=$N:u8[2] c=$N:x16[2] d=$N:s8[1]"
 expect_ok "p:ar $def"
 listing_has "p:kprobes/ar $def" || fail "listing lacks 'p:kprobes/ar $def'"
@@ -29,7 +29,7 @@ n=$(count_trace "$want")
 log "records for /proc/version: $n"
 [ "$n" -gt 0 ] || rfail ar "no ar record with '$want'"
 # arrays of any length 1..64 on a memory fetch are accepted
-expect_ok "p:ar64 vfs_read w=+0(%di):x8[64] u=+8(%di):u32[1]"
+expect_ok "p:ar64 vfs_read w=+0($KPE_ARG1_REG):x8[64] u=+8($KPE_ARG1_REG):u32[1]"
 
 reset || fail "cleanup failed"
 pass

@@ -4,13 +4,13 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-expect_ok "p:an vfs_read %di %si"
-listing_has "p:kprobes/an vfs_read arg1=%di arg2=%si" ||
-	fail "listing lacks 'p:kprobes/an vfs_read arg1=%di arg2=%si'"
+expect_ok "p:an vfs_read $KPE_ARG1_REG $KPE_ARG2_REG"
+listing_has "p:kprobes/an vfs_read arg1=$KPE_ARG1_REG arg2=$KPE_ARG2_REG" ||
+	fail "listing lacks 'p:kprobes/an vfs_read arg1=$KPE_ARG1_REG arg2=$KPE_ARG2_REG'"
 # position counts named args too
-expect_ok 'p:an2 vfs_read x=%di %si:u32 $comm'
-listing_has 'p:kprobes/an2 vfs_read x=%di arg2=%si:u32 arg3=$comm' ||
-	fail "listing lacks 'p:kprobes/an2 vfs_read x=%di arg2=%si:u32 arg3=\$comm'"
+expect_ok 'p:an2 vfs_read x='"$KPE_ARG1_REG"' '"$KPE_ARG2_REG"':u32 $comm'
+listing_has 'p:kprobes/an2 vfs_read x='"$KPE_ARG1_REG"' arg2='"$KPE_ARG2_REG"':u32 arg3=$comm' ||
+	fail "listing lacks 'p:kprobes/an2 vfs_read x=$KPE_ARG1_REG arg2=$KPE_ARG2_REG:u32 arg3=\$comm'"
 for fld in "an field:u64 arg1;" "an field:u64 arg2;" "an2 field:u64 x;" \
 	"an2 field:u32 arg2;" "an2 field:__data_loc char[] arg3;"; do
 	f=$T/events/kprobes/${fld%% *}/format

@@ -8,7 +8,7 @@ reset || fail "initial reset failed"
 # pathname->name.  For "/proc/version" the first u32 (little-endian) is
 # 0x6f72702f, the first u16 0x702f and the first byte 0x2f; bit offsets
 # count from the least significant bit.
-N='+0(+0(%si))'
+N='+0(+0('"$KPE_ARG2_REG"'))'
 def="do_filp_open name=$N:string f1=$N:b4@4/32 f2=$N:b4@0/32 f3=$N:b8@8/32"
 def="$def f4=$N:b3@29/32 f5=$N:b8@8/16 f6=$N:b1@0/8 f7=$N:b32@0/32"
 expect_ok "p:bf $def"

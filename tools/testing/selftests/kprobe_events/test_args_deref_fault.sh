@@ -5,7 +5,7 @@
 reset || fail "initial reset failed"
 
 # address 16 is never mapped: both fetches fault, c must still be fetched
-def='vfs_read bad=+0(\16):u64 bs=+0(\16):string c=%dx:u64'
+def='vfs_read bad=+0(\16):u64 bs=+0(\16):string c='"$KPE_ARG3_REG"':u64'
 expect_ok "p:df $def"
 listing_has "p:kprobes/df $def" || fail "listing lacks 'p:kprobes/df $def'"
 fmt=$T/events/kprobes/df/format

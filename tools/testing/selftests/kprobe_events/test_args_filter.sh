@@ -16,7 +16,7 @@ run() {
 	fire fl
 }
 
-expect_ok 'p:fl vfs_read c=%dx:u64 cm=$comm'
+expect_ok 'p:fl vfs_read c='"$KPE_ARG3_REG"':u64 cm=$comm'
 F=$T/events/kprobes/fl/filter
 
 set_filter "c > 0"

@@ -8,7 +8,7 @@ args=
 want=
 i=1
 while [ $i -le 128 ]; do
-	args="$args a$i=%di"
+	args="$args a$i=$KPE_ARG1_REG"
 	want="$want a$i"
 	i=$((i + 1))
 done
@@ -20,7 +20,7 @@ for fld in "field:u64 a1;" "field:u64 a64;" "field:u64 a128;"; do
 	grep -qF "$fld" "$fmt" || { dump "$fmt"; fail "many format lacks '$fld'"; }
 done
 
-expect_refused EINVAL "p:many2 vfs_read$args a129=%di"
+expect_refused EINVAL "p:many2 vfs_read$args a129=$KPE_ARG1_REG"
 [ "$(nr_probes)" = 1 ] || fail "expected only 'many' listed, got $(nr_probes) probes"
 
 fire many
@@ -38,7 +38,7 @@ got=$(echo "$words" | sed 's/=.*//' | tr '\n' ' ')
 }
 vals=$(echo "$words" | sed 's/^[^=]*=//' | sort -u)
 case "$vals" in
-0x*[!0-9a-f]* | *"$NL"*) fail "first record does not show one hex %di value 128 times: $vals" ;;
+0x*[!0-9a-f]* | *"$NL"*) fail "first record does not show one hex $KPE_ARG1_REG value 128 times: $vals" ;;
 0x?*) ;;
 *) fail "first record shows no hex value: '$vals'" ;;
 esac

@@ -4,8 +4,8 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-keep='p:kprobes/keep vfs_read k=%di:u32 s=+0(%si):ustring'
-expect_ok 'p:keep vfs_read k=%di:u32 s=+0(%si):ustring'
+keep='p:kprobes/keep vfs_read k='"$KPE_ARG1_REG"':u32 s=+0('"$KPE_ARG2_REG"'):ustring'
+expect_ok 'p:keep vfs_read k='"$KPE_ARG1_REG"':u32 s=+0('"$KPE_ARG2_REG"'):ustring'
 id=$(cat "$T/events/kprobes/keep/id")
 
 # $retval only in return probes
@@ -14,26 +14,26 @@ expect_refused EINVAL 'p:rf vfs_read x=$retval'
 expect_refused EINVAL 'p:rf vfs_read x=%foo'
 expect_refused EINVAL 'p:rf vfs_read x=%'
 # unknown types
-expect_refused EINVAL 'p:rf vfs_read x=%di:u7'
-expect_refused EINVAL 'p:rf vfs_read x=%di:'
+expect_refused EINVAL 'p:rf vfs_read x='"$KPE_ARG1_REG"':u7'
+expect_refused EINVAL 'p:rf vfs_read x='"$KPE_ARG1_REG"':'
 # string types need a memory fetch (or $comm / an immediate string)
-expect_refused EINVAL 'p:rf vfs_read x=%di:string'
-expect_refused EINVAL 'p:rf vfs_read x=%di:ustring'
+expect_refused EINVAL 'p:rf vfs_read x='"$KPE_ARG1_REG"':string'
+expect_refused EINVAL 'p:rf vfs_read x='"$KPE_ARG1_REG"':ustring'
 # duplicate names, also against an automatic argN name
-expect_refused EINVAL 'p:rf vfs_read x=%di y=%si x=%dx'
-expect_refused EINVAL 'p:rf vfs_read arg2=%di %si'
+expect_refused EINVAL 'p:rf vfs_read x='"$KPE_ARG1_REG"' y='"$KPE_ARG2_REG"' x='"$KPE_ARG3_REG"
+expect_refused EINVAL 'p:rf vfs_read arg2='"$KPE_ARG1_REG"' '"$KPE_ARG2_REG"
 # names must be C identifiers
-expect_refused EINVAL 'p:rf vfs_read 9x=%di'
-expect_refused EINVAL 'p:rf vfs_read a-b=%di'
-expect_refused EINVAL 'p:rf vfs_read =%di'
+expect_refused EINVAL 'p:rf vfs_read 9x='"$KPE_ARG1_REG"
+expect_refused EINVAL 'p:rf vfs_read a-b='"$KPE_ARG1_REG"
+expect_refused EINVAL 'p:rf vfs_read ='"$KPE_ARG1_REG"
 # $comm is a string only
 expect_refused EINVAL 'p:rf vfs_read x=$comm:u32'
 # arrays only on memory fetches, with 1..64 elements
-expect_refused EINVAL 'p:rf vfs_read x=%di:x8[2]'
-expect_refused EINVAL 'p:rf vfs_read x=+0(%di):x8[0]'
-expect_refused EINVAL 'p:rf vfs_read x=+0(%di):x8[65]'
+expect_refused EINVAL 'p:rf vfs_read x='"$KPE_ARG1_REG"':x8[2]'
+expect_refused EINVAL 'p:rf vfs_read x=+0('"$KPE_ARG1_REG"'):x8[0]'
+expect_refused EINVAL 'p:rf vfs_read x=+0('"$KPE_ARG1_REG"'):x8[65]'
 # unbalanced dereference
-expect_refused EINVAL 'p:rf vfs_read x=+0(%di'
+expect_refused EINVAL 'p:rf vfs_read x=+0('"$KPE_ARG1_REG"
 # bad $stack / $arg indices
 expect_refused EINVAL 'p:rf vfs_read x=$stack-1'
 expect_refused EINVAL 'p:rf vfs_read x=$arg0'
@@ -41,7 +41,7 @@ expect_refused EINVAL 'p:rf vfs_read x=$arg0'
 args=
 i=1
 while [ $i -le 129 ]; do
-	args="$args a$i=%di"
+	args="$args a$i=$KPE_ARG1_REG"
 	i=$((i + 1))
 done
 expect_refused EINVAL "p:rf vfs_read$args"

@@ -6,7 +6,7 @@ reset || fail "initial reset failed"
 
 # rfail EVENT MSG: show a few EVENT records, then fail with MSG
 # vfs_read(struct file *file, char __user *buf, size_t count, loff_t *pos)
-def="vfs_read f=%di d=%si:x64 c=%dx:u64"
+def="vfs_read f=$KPE_ARG1_REG d=$KPE_ARG2_REG:x64 c=$KPE_ARG3_REG:u64"
 expect_ok "p:rg $def"
 listing_has "p:kprobes/rg $def" || fail "listing lacks 'p:kprobes/rg $def'"
 check_event_files rg
@@ -27,14 +27,15 @@ log "rg records: $total (well-formed: $good)"
 	rfail rg "malformed rg records (want '(vfs_read+0x0/0xSIZE) f=0xHEX d=0xHEX c=DEC')"
 # f is a struct file * (kernel address), d a user buffer, c a count > 0
 n=$(grep -cE " rg: .* f=0xffff[0-9a-f]{12} " "$T/trace")
-[ "$n" = "$total" ] || rfail rg "f (%di, struct file *) is not a kernel address in $((total - n)) records"
+[ "$n" = "$total" ] || rfail rg "f ($KPE_ARG1_REG, struct file *) is not a kernel address in $((total - n)) records"
 n=$(grep -cE " rg: .* d=0x[0-9a-f]{1,12} " "$T/trace")
-[ "$n" = "$total" ] || rfail rg "d (%si, user buffer) is not a user address in $((total - n)) records"
+[ "$n" = "$total" ] || rfail rg "d ($KPE_ARG2_REG, user buffer) is not a user address in $((total - n)) records"
 n=$(grep -cE " rg: .* c=[1-9][0-9]*\$" "$T/trace")
-[ "$n" = "$total" ] || rfail rg "c (%dx, count) is not a positive decimal in $((total - n)) records"
+[ "$n" = "$total" ] || rfail rg "c ($KPE_ARG3_REG, count) is not a positive decimal in $((total - n)) records"
 
-# every x86_64 register name is accepted and fetched
-regs="ax bx cx dx si di bp sp r8 r9 r10 r11 r12 r13 r14 r15 ip flags"
+# every register name of the architecture (x86_64: the 18 of pt_regs) is
+# accepted and fetched
+regs=$KPE_REGS
 args=
 for r in $regs; do
 	args="$args $r=%$r"
@@ -51,7 +52,7 @@ total=$(count_trace " allr: (")
 good=$(grep -cE "$pat\$" "$T/trace")
 log "allr records: $total (well-formed: $good)"
 [ "$total" -gt 0 ] || fail "no 'allr: (' record in trace"
-[ "$good" = "$total" ] || rfail allr "malformed allr records (want all 18 registers as hex)"
+[ "$good" = "$total" ] || rfail allr "malformed allr records (want all $(echo $regs | wc -w) registers as hex)"
 
 reset || fail "cleanup failed"
 pass

@@ -4,7 +4,8 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-def='vfs_read sp=%sp st=$stack s0=$stack0 m0=+0($stack) s1=$stack1 m1=+8(%sp) rs=$stack0:symbol'
+# rs: the return address, $stack0 on x86_64 (KPE_RA_ARG: %lr on arm64)
+def='vfs_read sp=%sp st=$stack s0=$stack0 m0=+0($stack) s1=$stack1 m1=+8(%sp) rs='"$KPE_RA_ARG"':symbol'
 expect_ok "p:st $def"
 listing_has "p:kprobes/st $def" || fail "listing lacks 'p:kprobes/st $def'"
 

@@ -5,10 +5,10 @@
 reset || fail "initial reset failed"
 
 # do_sys_openat2(int dfd, const char __user *filename, struct open_how *how)
-udef='do_sys_openat2 fn=+0(%si):ustring fu=+u0(%si):string'
+udef='do_sys_openat2 fn=+0('"$KPE_ARG2_REG"'):ustring fu=+u0('"$KPE_ARG2_REG"'):string'
 # do_filp_open(int dfd, struct filename *pathname, ...); pathname->name
 # (the first member) points to the kernel copy of the file name
-kdef='do_filp_open name=+0(+0(%si)):string'
+kdef='do_filp_open name=+0(+0('"$KPE_ARG2_REG"')):string'
 expect_ok "p:us $udef"
 expect_ok "p:ks $kdef"
 listing_has "p:kprobes/us $udef" || fail "listing lacks 'p:kprobes/us $udef'"

@@ -10,13 +10,13 @@ reset || fail "initial reset failed"
 find_offset vfs_read ok
 [ -n "$OFFSET" ] || fail "no offset in vfs_read+1..16 was accepted"
 expect_ok 'p:s1 vfs_read c=$comm'
-expect_ok 'p:s2 vfs_read c=$comm n=%dx:u64'
+expect_ok 'p:s2 vfs_read c=$comm n='"$KPE_ARG3_REG"':u64'
 expect_ok "p:s3 vfs_read+$OFFSET c=\$comm"
 expect_ok 'r:s4 vfs_read c=$comm'
 expect_ok 'p:s5 vfs_read f=+0(\16):string'
 expect_ok 'p:s6 vfs_read f=+0(\16):ustring'
-expect_ok 'p:u1 do_sys_openat2 fn=+0(%si):ustring'
-expect_ok 'p:u2 do_sys_openat2 fn=+0(%si):ustring d=%di:s32'
+expect_ok 'p:u1 do_sys_openat2 fn=+0('"$KPE_ARG2_REG"'):ustring'
+expect_ok 'p:u2 do_sys_openat2 fn=+0('"$KPE_ARG2_REG"'):ustring d='"$KPE_ARG1_REG"':s32'
 
 mycomm=$(cat /proc/$$/comm)
 log "shell pid $$, comm '$mycomm'"

@@ -9,7 +9,7 @@ reset || fail "initial reset failed"
 for s in jiffies linux_banner; do
 	grep -q " [A-Za-z] $s\$" /proc/kallsyms || skip "no data symbol $s in /proc/kallsyms"
 done
-def='vfs_read ip=%ip:symbol j=@jiffies:u64 b=@linux_banner:u32 v=@linux_banner+6:x16'
+def='vfs_read ip='"$KPE_IP_REG"':symbol j=@jiffies:u64 b=@linux_banner:u32 v=@linux_banner+6:x16'
 addr=$(awk '$3 == "linux_banner" { print $1; exit }' /proc/kallsyms)
 case "$addr" in
 *[!0]*) def="$def a=@0x$addr:u32" ;;

@@ -6,9 +6,9 @@ reset || fail "initial reset failed"
 
 # %dx is vfs_read's count; "full" is the reference value
 types="u8 u16 u32 s8 s16 s32 s64 x8 x16 x32 x64"
-def="vfs_read full=%dx:u64"
+def="vfs_read full=$KPE_ARG3_REG:u64"
 for t in $types; do
-	def="$def v$t=%dx:$t"
+	def="$def v$t=$KPE_ARG3_REG:$t"
 done
 expect_ok "p:ty $def"
 listing_has "p:kprobes/ty $def" || fail "listing lacks 'p:kprobes/ty $def'"

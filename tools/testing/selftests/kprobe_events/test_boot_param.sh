@@ -9,7 +9,7 @@
 grep -q 'kprobe_event=' /proc/cmdline || skip "no kprobe_event= on the kernel command line"
 [ -f /tmp/kpe-boot-events ] || skip "no boot-time snapshot (not run by make check)"
 dump /tmp/kpe-boot-events
-grep -qxF 'p:kprobes/kpe_boot do_sys_openat2 fn=+0(%si):ustring' /tmp/kpe-boot-events ||
+grep -qxF 'p:kprobes/kpe_boot do_sys_openat2 fn=+0('"$KPE_ARG2_REG"'):ustring' /tmp/kpe-boot-events ||
 	fail "the boot probe is not listed as defined"
 dump /tmp/kpe-boot-trace
 [ -s /tmp/kpe-boot-trace ] || fail "the boot probe recorded nothing"

@@ -8,21 +8,23 @@
 reset || fail "initial reset failed"
 KPE_OVERRIDE=$DIR/kpe_override
 [ -x "$KPE_OVERRIDE" ] || fail "$KPE_OVERRIDE missing"
-grep -q ' __x64_sys_getppid$' /proc/kallsyms || skip "no __x64_sys_getppid"
-grep -Eq "^__(x64|do)_sys_getppid[[:space:]]" /sys/kernel/debug/error_injection/list 2>/dev/null ||
-	skip "__x64_sys_getppid is not error-injectable here"
+# getppid's entry point (__x64_sys_getppid on x86_64)
+SYSF=${KPE_SYS}getppid
+grep -q " $SYSF\$" /proc/kallsyms || skip "no $SYSF"
+grep -Eq "^($SYSF|__do_sys_getppid)[[:space:]]" /sys/kernel/debug/error_injection/list 2>/dev/null ||
+	skip "$SYSF is not error-injectable here"
 
 id_of() {
 	cat "$(ev_dir "$1")/id"
 }
 
 # One place, error-injectable: attaches (the control).
-expect_ok "p:kprobes/ovr1 __x64_sys_getppid"
+expect_ok "p:kprobes/ovr1 $SYSF"
 out=$("$KPE_OVERRIDE" "$(id_of ovr1)" 2>/dev/null)
-[ "$out" = attached ] || fail "override on __x64_sys_getppid alone: $out"
+[ "$out" = attached ] || fail "override on $SYSF alone: $out"
 
 # A second place, on a function whose returns may not be overridden.
-expect_ok "p:kprobes/ovr2 __x64_sys_getppid"
+expect_ok "p:kprobes/ovr2 $SYSF"
 expect_ok "p:kprobes/ovr2 vfs_read"
 out=$("$KPE_OVERRIDE" "$(id_of ovr2)" 2>/dev/null)
 [ "$out" = EINVAL ] ||

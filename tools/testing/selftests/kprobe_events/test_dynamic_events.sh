@@ -6,8 +6,8 @@ reset || fail "initial reset failed"
 D=$T/dynamic_events
 [ -f "$D" ] || skip "no dynamic_events"
 
-expect_ok "p:viake vfs_read c=%dx:u64"
-grep -qxF 'p:kprobes/viake vfs_read c=%dx:u64' "$D" || fail "kprobe_events probe not in dynamic_events"
+expect_ok "p:viake vfs_read c=$KPE_ARG3_REG:u64"
+grep -qxF 'p:kprobes/viake vfs_read c='"$KPE_ARG3_REG"':u64' "$D" || fail "kprobe_events probe not in dynamic_events"
 
 echo 'r:dyngrp/viadyn vfs_read ret=$retval' >> "$D" || fail "creating through dynamic_events failed"
 listing_has 'r:dyngrp/viadyn vfs_read ret=$retval' || fail "dynamic_events probe not in kprobe_events"

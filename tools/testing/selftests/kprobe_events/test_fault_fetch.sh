@@ -10,13 +10,13 @@ BADPTR=$DIR/kpe_badptr
 # Kernel memory: the null page, a non-canonical address, the unmapped
 # guard hole below the direct map, the top of the address space, and a
 # fault in the inner level of a nested dereference.  c=%dx is good.
-kdef='vfs_read k1=+0(\16):u64 k2=+0(\0x8000000000000000):u64 k3=+0(\0xffff87fffffffff0):x32 k4=+0(\0xfffffffffffff000):u8 k5=+8(+0(\16)):u64 ks=+0(\0xffff87fffffffff0):string c=%dx:u64'
+kdef='vfs_read k1=+0(\16):u64 k2=+0(\0x8000000000000000):u64 k3=+0(\0xffff87fffffffff0):x32 k4=+0(\0xfffffffffffff000):u8 k5=+8(+0(\16)):u64 ks=+0(\0xffff87fffffffff0):string c='"$KPE_ARG3_REG"':u64'
 expect_ok "p:fk $kdef"
 
 # User memory: the file name pointer of openat() as the caller passed it,
 # read as a user string and a user u64 (kpe_badptr passes a good one, 16,
 # an unmapped page and a kernel address), and user reads of bad constants.
-udef='do_sys_openat2 p=%si:x64 us=+0(%si):ustring uv=+u0(%si):u64 ul=+u0(\16):u64 uk=+u0(\0xffffffff81000000):u64'
+udef='do_sys_openat2 p='"$KPE_ARG2_REG"':x64 us=+0('"$KPE_ARG2_REG"'):ustring uv=+u0('"$KPE_ARG2_REG"'):u64 ul=+u0(\16):u64 uk=+u0(\0xffffffff81000000):u64'
 expect_ok "p:fu $udef"
 
 enable_ev fk

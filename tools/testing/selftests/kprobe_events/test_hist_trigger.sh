@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-expect_ok "p:hi vfs_read cnt=%dx:u64 cm=\$comm"
+expect_ok "p:hi vfs_read cnt=$KPE_ARG3_REG:u64 cm=\$comm"
 [ -f "$T/events/kprobes/hi/hist" ] || skip "no hist triggers (CONFIG_HIST_TRIGGERS)"
 echo 'hist:keys=cm:vals=hitcount,cnt' > "$T/events/kprobes/hi/trigger" ||
 	fail "cannot set a hist trigger on kprobe fields"

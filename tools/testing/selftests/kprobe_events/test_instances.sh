@@ -7,7 +7,7 @@ I=$T/instances/kpe_inst
 rmdir "$I" 2>/dev/null
 mkdir "$I" || skip "cannot create a trace instance"
 
-expect_ok "p:inst vfs_read c=%dx:u64"
+expect_ok "p:inst vfs_read c=$KPE_ARG3_REG:u64"
 enable_ev inst
 echo 1 > "$I/events/kprobes/inst/enable" || fail "cannot enable in the instance"
 trigger

@@ -30,7 +30,11 @@ log "vfs_read at 0x$addr"
 
 expect_ok "p 0x$addr"
 expect_ok "r 0x$addr"
-expect_ok "p:kpa 0x$addr ip=%ip:symbol caller=+0(%sp):symbol"
+# caller: the return address, on top of the stack on x86_64, in the link
+# register on arm64
+caller='+0(%sp)'
+[ "$KPE_ARCH" = arm64 ] && caller=%lr
+expect_ok "p:kpa 0x$addr ip=$KPE_IP_REG:symbol caller=$caller:symbol"
 for e in $(ls "$T/events/kprobes"); do
 	[ -f "$T/events/kprobes/$e/enable" ] && enable_ev "$e"
 done
@@ -41,7 +45,7 @@ done
 [ "$(count_trace " kpa: (vfs_read+0x0/")" -gt 0 ] || { restore; fail "no kpa record"; }
 
 # An allowed reader sees the address in the listing (documented).
-listing_has "p:kprobes/kpa 0x$addr ip=%ip:symbol caller=+0(%sp):symbol" ||
+listing_has "p:kprobes/kpa 0x$addr ip=$KPE_IP_REG:symbol caller=$caller:symbol" ||
 	{ restore; fail "root with kptr_restrict=0 does not see kpa's address"; }
 
 # as_reader MODE CMD...: run CMD as the restricted reader of MODE

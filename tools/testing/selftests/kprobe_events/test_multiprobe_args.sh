@@ -96,8 +96,8 @@ expect_join_refused 2 'p:mp do_sys_openat2 v=\3:s32'
 expect_join_refused 2 'p:mp do_sys_openat2 v=\3:x32'
 expect_join_refused 2 'p:mp do_sys_openat2 v=\3'
 expect_join_refused 2 'p:mp do_sys_openat2 v=$comm'
-expect_join_refused 2 'p:mp do_sys_openat2 v=+0(%si):u32[2]'
-expect_join_refused 2 'p:mp do_sys_openat2 v=+0(%si):b4@0/32'
+expect_join_refused 2 'p:mp do_sys_openat2 v=+0('"$KPE_ARG2_REG"'):u32[2]'
+expect_join_refused 2 'p:mp do_sys_openat2 v=+0('"$KPE_ARG2_REG"'):b4@0/32'
 expect_join_refused 3 'p:mp do_sys_openat2 v=\3:u32 w=\4:u32'
 expect_join_refused 2 'p:mp do_sys_openat2'
 expect_refused EEXIST 'r:mp do_sys_openat2 v=\3:u32'
@@ -129,10 +129,10 @@ expect_ok 'p:mb vfs_write b=\-1:b4@0/8'
 expect_ok 'p:ma vfs_read a=+0(%sp):u8[2]'
 expect_join_refused 2 'p:ma vfs_write a=+0(%sp):u8[3]'
 expect_ok 'p:ma vfs_write a=+8(%sp):u8[2]'
-expect_ok 'p:mu vfs_read s=+0(%si):ustring'
-expect_join_refused 2 'p:mu vfs_write s=+0(%si):string'
-expect_join_refused 2 'p:mu vfs_write s=+0(%si):u64'
-expect_ok 'p:mu vfs_write s=+0(%si):ustring'
+expect_ok 'p:mu vfs_read s=+0('"$KPE_ARG2_REG"'):ustring'
+expect_join_refused 2 'p:mu vfs_write s=+0('"$KPE_ARG2_REG"'):string'
+expect_join_refused 2 'p:mu vfs_write s=+0('"$KPE_ARG2_REG"'):u64'
+expect_ok 'p:mu vfs_write s=+0('"$KPE_ARG2_REG"'):ustring'
 reset || fail "reset failed"
 
 # 3. Registers, strings, a kprobe place (an offset) and a fentry place on
@@ -154,7 +154,7 @@ while [ $n -le 32 ] && [ -z "$OFFSET" ]; do
 done
 [ -n "$OFFSET" ] || fail "no offset in vfs_read+9..32 was accepted"
 hex=$(printf '%x' "$OFFSET")
-expect_ok 'p:mk vfs_read n=%dx:u64 s=$comm k=\1:u8'
+expect_ok 'p:mk vfs_read n='"$KPE_ARG3_REG"':u64 s=$comm k=\1:u8'
 expect_ok "p:mk vfs_read+$OFFSET n=\\7:u64 s=\\\"off\" k=\\2:u8"
 expect_ok 'p:mk vfs_write n=+0(\0):u64 s=\"w" k=\3:u8'
 listing_has "p:kprobes/mk vfs_read+$OFFSET n=\\7:u64 s=\\\"off\" k=\\2:u8" ||
@@ -188,7 +188,7 @@ reset || fail "reset failed"
 # 4. Return probes: $retval in one place, a register or an immediate in
 # others; $argN (taken at the entry) and $duration only where asked.
 expect_ok 'r:mr vfs_read rv=$retval:s64 n=$arg3:u64 k=\1:u8'
-expect_ok 'r:mr vfs_write rv=%ax:s64 n=\9:u64 k=\2:u8'
+expect_ok 'r:mr vfs_write rv='"$KPE_RET_REG"':s64 n=\9:u64 k=\2:u8'
 expect_ok 'r:mr hrtimer_nanosleep rv=\-5:s64 n=$duration:u64 k=\3:u8'
 listing_has 'r:kprobes/mr vfs_read rv=$retval:s64 n=$arg3:u64 k=\1:u8' ||
 	fail "vfs_read return place not listed with its own arguments"

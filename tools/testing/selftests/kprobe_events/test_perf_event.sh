@@ -7,7 +7,7 @@ reset || fail "initial reset failed"
 KPE_PERF=$DIR/kpe_perf
 [ -x "$KPE_PERF" ] || fail "$KPE_PERF missing"
 
-expect_ok "p:pe vfs_read c=%dx:u64"
+expect_ok "p:pe vfs_read c=$KPE_ARG3_REG:u64"
 id=$(cat "$T/events/kprobes/pe/id")
 n=$("$KPE_PERF" tracepoint "$id") || fail "perf on kprobes/pe (id $id): $n"
 log "perf counted $n hits of kprobes/pe"

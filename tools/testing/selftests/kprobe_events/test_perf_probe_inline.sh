@@ -39,8 +39,8 @@ name=${event#*/}
 # What each place must record: the file being written to, which the
 # callers of the places below get as an argument.  write() goes through
 # vfs_write(), busybox cat's sendfile() through do_splice_direct().
-expect_ok 'p:kpe_ref/w vfs_write file=%di:x64'
-expect_ok 'p:kpe_ref/s do_splice_direct file=%dx:x64'
+expect_ok 'p:kpe_ref/w vfs_write file='"$KPE_ARG1_REG"':x64'
+expect_ok 'p:kpe_ref/s do_splice_direct file='"$KPE_ARG3_REG"':x64'
 # References first on, last off: every record of the event has its own.
 enable_ev kpe_ref/w
 enable_ev kpe_ref/s

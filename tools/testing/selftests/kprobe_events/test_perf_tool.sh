@@ -5,7 +5,7 @@
 reset || fail "initial reset failed"
 command -v perf >/dev/null || skip "no perf in the guest"
 
-expect_ok "p:perfev do_sys_openat2 fn=+0(%si):ustring"
+expect_ok "p:perfev do_sys_openat2 fn=+0($KPE_ARG2_REG):ustring"
 cd /tmp || fail "no /tmp"
 perf record -q -e kprobes:perfev -o /tmp/kpe-perf.data -- head -n1 /proc/version \
 	> /tmp/kpe-perf.out 2>&1 || { dump /tmp/kpe-perf.out; fail "perf record failed"; }

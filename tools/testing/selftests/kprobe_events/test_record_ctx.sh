@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: a record's context flags (irqs-off, NMI/hardirq, preempt depth, migrate-disable) are those of the probed context, on the ftrace, return and int3 kprobe paths
 . "$(dirname "$0")/lib.sh"
+need_x86 "an entry probe on the ftrace call and an int3 past __fentry__ (arm64 probes a function's entry with BRK, in its debug-exception context)"
 reset || fail "initial reset failed"
 OPT=/proc/sys/debug/kprobes-optimization
 opt=$(cat $OPT 2>/dev/null)

@@ -76,7 +76,7 @@ recursion() {
 }
 
 ran=0
-recursion copy_from_user_nofault 'do_sys_openat2 fn=+u0(%si):u64' 0 && ran=$((ran + 1))
+recursion copy_from_user_nofault 'do_sys_openat2 fn=+u0('"$KPE_ARG2_REG"'):u64' 0 && ran=$((ran + 1))
 recursion ring_buffer_lock_reserve vfs_read 5 && ran=$((ran + 1))
 [ $ran -gt 0 ] || skip "neither function can be probed"
 
@@ -92,7 +92,7 @@ while [ $OFFSET -le 24 ]; do
 	OFFSET=$((OFFSET + 1))
 done
 if [ $OFFSET -le 24 ]; then
-	expect_ok 'p:drv do_sys_openat2 fn=+u0(%si):u64'
+	expect_ok 'p:drv do_sys_openat2 fn=+u0('"$KPE_ARG2_REG"'):u64'
 	enable_ev reck
 	enable_ev drv
 	trigger

@@ -8,7 +8,7 @@ command -v trace-cmd >/dev/null || skip "no trace-cmd in the guest"
 W=/tmp/kpe-tc
 rm -rf "$W"
 mkdir -p "$W" || fail "cannot make $W"
-expect_ok 'p:kpe_tc do_sys_openat2 dfd=%di:s32 fn=+0(%si):ustring'
+expect_ok 'p:kpe_tc do_sys_openat2 dfd='"$KPE_ARG1_REG"':s32 fn=+0('"$KPE_ARG2_REG"'):ustring'
 expect_ok 'r:kpe_tcr do_sys_openat2 ret=$retval:s32'
 cd "$W" || fail "cannot cd to $W"
 # start/stop/extract rather than record: record's per-CPU readers may be

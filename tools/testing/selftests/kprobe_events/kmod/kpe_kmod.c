@@ -311,13 +311,20 @@ static const struct file_operations kpe_notrace_on_fops = {
  * boundary, as the kprobes core decides it: the tests need a valid offset
  * into a function a fixed tracer no longer lets them scan.
  */
+#ifdef CONFIG_ARM64
+/* fixed 4-byte instructions: kprobes refuse other offsets with -EINVAL */
+#define KPE_INSN_STEP	4
+#else
+#define KPE_INSN_STEP	1
+#endif
+
 static int kpe_notrace_offset(void)
 {
 #ifdef CONFIG_KPROBES
 	struct kprobe kp;
 	int off, ret;
 
-	for (off = 1; off <= 32; off++) {
+	for (off = KPE_INSN_STEP; off <= 32; off += KPE_INSN_STEP) {
 		memset(&kp, 0, sizeof(kp));
 		kp.addr = (kprobe_opcode_t *)((unsigned long)kpe_notrace_fn + off);
 		ret = register_kprobe(&kp);
