@@ -5,7 +5,12 @@
 # kernel with the lockdown LSM boots twice more, with lockdown=
 # confidentiality and lockdown=integrity on the command line, to run
 # test_lockdown.sh, which must pass (not skip) there; NO_LOCKDOWN=1 leaves
-# those boots out.  With ARCH=arm64 the arm64 variant (VARIANT=upstream:
+# those boots out.  A full run splits the kselftests over two guests that
+# run side by side (the first runs ftracetest after its share), then
+# boots the two locked-down guests side by side; KPE_SERIAL=1 runs it all
+# in one guest, as a run of named tests always does.  The fuzzer and the
+# stress test run short (KPE_FUZZ_LINES=10000, KPE_STRESS_SECS=5) unless
+# KPE_LONG=1 (the default under CI=true: 100000 lines, 20 s).  With ARCH=arm64 the arm64 variant (VARIANT=upstream:
 # upstream-arm64) boots in qemu-system-aarch64.
 . "$(dirname "$0")/common.sh"
 
@@ -21,6 +26,11 @@ conf=
 if [ -z "${NO_CONFORMANCE:-}" ] && [ $# -eq 0 ] && [ -x "$ftdir/ftracetest" ]; then
 	conf=$(ftracetest_cases "$ftdir" | tr '\n' ' ')
 fi
+if [ -n "${KPE_LONG:-}" ] || [ "${CI:-}" = true ]; then
+	: "${KPE_FUZZ_LINES:=100000}" "${KPE_STRESS_SECS:=20}"
+else
+	: "${KPE_FUZZ_LINES:=10000}" "${KPE_STRESS_SECS:=5}"
+fi
 # Test settings from our environment, passed on to the guest.
 guest_env=
 for v in KPE_STRESS_SECS KPE_STRESS_RACE KPE_FUZZ_LINES KPE_FUZZ_SEED KPE_TIMEOUT KPE_KMEMLEAK; do
@@ -34,46 +44,90 @@ if [ "$(variant_arch "$variant")" = arm64 ]; then
 else
 	boot_probe='kprobe_event=p:kpe_boot,do_sys_openat2,fn=+0(%si):ustring'
 fi
-KPE_QUIET=1 "$TOP/scripts/qemu-run.sh" --variant "$variant" --mode check \
-	--append "$boot_probe ${CHECK_APPEND:-}" --conformance "$conf" \
-	--tests "$*" --log "$log" --timeout "${CHECK_TIMEOUT:-900}" \
-	--env "$guest_env" ${QEMU_ARGS:-}
-rc=$?
+# guest LOG TESTS CONFORMANCE: one guest running TESTS (all if empty)
+# and then the CONFORMANCE cases, console into LOG.
+guest() {
+	KPE_QUIET=1 "$TOP/scripts/qemu-run.sh" --variant "$variant" --mode check \
+		--append "$boot_probe ${CHECK_APPEND:-}" --conformance "$3" \
+		--tests "$2" --log "$1" --timeout "${CHECK_TIMEOUT:-900}" \
+		--env "$guest_env" ${QEMU_ARGS:-}
+}
+logs=$log
+if [ $# -eq 0 ] && [ -z "${KPE_SERIAL:-}" ]; then
+	# Every other test to each guest, in name order: the heavy ones
+	# (fuzz, stress, bpftrace) do not all land on one side.
+	set -- $(cd "$SELFTESTS" && ls test_*.sh | sort)
+	half1= half2= i=0
+	for t; do
+		if [ $((i % 2)) -eq 0 ]; then half1="$half1 $t"; else half2="$half2 $t"; fi
+		i=$((i + 1))
+	done
+	set --
+	log2=${log%.log}.2.log
+	[ "$log2" != "$log" ] || log2=$log.2
+	guest "$log" "$half1" "$conf" > "$log.out" 2>&1 &
+	pid1=$!
+	guest "$log2" "$half2" "" > "$log2.out" 2>&1
+	rc2=$?
+	wait "$pid1"
+	rc=$?
+	cat "$log.out" "$log2.out"
+	rm -f "$log.out" "$log2.out"
+	[ "$rc" -ne 0 ] || rc=$rc2
+	logs="$log $log2"
+	full=1
+else
+	guest "$log" "$*" "$conf"
+	rc=$?
+	[ $# -gt 0 ] || full=1
+fi
 set -e
 
-passed=$(grep -Ec '^ok [0-9]+ ' "$log" || true)
-failed=$(grep -Ec '^not ok [0-9]+ ' "$log" || true)
-skipped=$(grep -Ec '^ok [0-9]+ .*# SKIP' "$log" || true)
-passed=$((passed - skipped))
-total=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$log" | head -n1)
-if [ -n "$total" ] && [ $((passed + failed + skipped)) -lt "$total" ]; then
-	echo "kpe: only $((passed + failed + skipped)) of $total tests reported" >&2
-	failed=$((failed + total - passed - failed - skipped))
-fi
-[ -n "$total" ] || { echo "kpe: no test ran" >&2; failed=$((failed > 0 ? failed : 1)); }
+passed=0 failed=0 skipped=0
+for l in $logs; do
+	p=$(grep -Ec '^ok [0-9]+ ' "$l" || true)
+	f=$(grep -Ec '^not ok [0-9]+ ' "$l" || true)
+	s=$(grep -Ec '^ok [0-9]+ .*# SKIP' "$l" || true)
+	p=$((p - s))
+	total=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$l" | head -n1)
+	if [ -n "$total" ] && [ $((p + f + s)) -lt "$total" ]; then
+		echo "kpe: only $((p + f + s)) of $total tests reported in $l" >&2
+		f=$((f + total - p - f - s))
+	fi
+	[ -n "$total" ] || { echo "kpe: no test ran in $l" >&2; f=$((f > 0 ? f : 1)); }
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+done
 if [ -n "$conf" ]; then
 	# ftracetest's results: passes count as passed, cases the config
 	# cannot run as skipped, anything else (FAIL, UNRESOLVED, missing)
 	# as failed.
 	n_conf=$(echo $conf | wc -w)
-	c_pass=$(grep -Ec '^kpe-case: [0-9]+ PASS ' "$log" || true)
-	c_skip=$(grep -Ec '^kpe-case: [0-9]+ (UNSUPPORTED|UNTESTED|XFAIL) ' "$log" || true)
+	clog=$log
+	c_pass=$(grep -Ec '^kpe-case: [0-9]+ PASS ' "$clog" || true)
+	c_skip=$(grep -Ec '^kpe-case: [0-9]+ (UNSUPPORTED|UNTESTED|XFAIL) ' "$clog" || true)
 	c_fail=$((n_conf - c_pass - c_skip))
 	echo "ftracetest kprobe conformance: $c_pass passed, $c_fail failed, $c_skip unsupported"
-	grep -E '^kpe-case: [0-9]+ ' "$log" | grep -vE ' (PASS|UNSUPPORTED|UNTESTED|XFAIL) ' || true
+	grep -E '^kpe-case: [0-9]+ ' "$clog" | grep -vE ' (PASS|UNSUPPORTED|UNTESTED|XFAIL) ' || true
 	passed=$((passed + c_pass))
 	skipped=$((skipped + c_skip))
 	failed=$((failed + c_fail))
 fi
 if [ -n "${KPE_KMEMLEAK:-}" ]; then
 	# The guest's kmemleak scan after all tests: one more check.
-	leaks=$(sed -n 's/^kpe-kmemleak: \([0-9]*\) suspected leaks$/\1/p' "$log" | tail -n1)
-	if [ -n "$leaks" ]; then
-		echo "kmemleak: $leaks suspected leaks"
-	else
-		echo "kmemleak: no scan result"
-	fi
-	if [ "${leaks:-x}" = 0 ]; then
+	# (each guest scans; every one must have, and found nothing)
+	leaks=0
+	for l in $logs; do
+		n=$(sed -n 's/^kpe-kmemleak: \([0-9]*\) suspected leaks$/\1/p' "$l" | tail -n1)
+		if [ -n "$n" ]; then
+			echo "kmemleak: $n suspected leaks ($l)"
+			leaks=$((leaks + n))
+		else
+			echo "kmemleak: no scan result ($l)"
+			leaks=x
+			break
+		fi
+	done
+	if [ "$leaks" = 0 ]; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))
@@ -82,7 +136,7 @@ fi
 if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
 	failed=1	# splat, timeout or a guest that never finished
 fi
-echo "console log: $log"
+echo "console log: $logs"
 
 # The hit path's stack frames, read off the object: one more test (not
 # on the debug kernel, whose KASAN redzones make every frame larger; not
@@ -104,10 +158,15 @@ if [ $# -eq 0 ] && [ -z "${NO_LOCKDOWN:-}" ] &&
    grep -q '^CONFIG_SECURITY_LOCKDOWN_LSM=y' "$(obj_dir "$variant")/.config"; then
 	for mode in confidentiality integrity; do
 		llog=$(dirname "$log")/lockdown-$mode.log
-		set +e
 		KPE_QUIET=1 "$TOP/scripts/qemu-run.sh" --variant "$variant" --mode check \
 			--append "lockdown=$mode" --tests test_lockdown.sh --log "$llog" \
-			--timeout 900 ${QEMU_ARGS:-} >/dev/null
+			--timeout 900 ${QEMU_ARGS:-} >/dev/null &
+		eval "lpid_$mode=\$!"
+	done
+	for mode in confidentiality integrity; do
+		llog=$(dirname "$log")/lockdown-$mode.log
+		set +e
+		eval "wait \$lpid_$mode"
 		lrc=$?
 		set -e
 		if [ "$lrc" -eq 0 ] && grep -q '^ok 1 test_lockdown.sh$' "$llog"; then
