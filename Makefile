@@ -51,7 +51,7 @@ check: build
 	@scripts/check.sh $(TESTS)
 
 # The debug variant (build/debug): our kernel, the same config plus
-# tools/testing/selftests/kprobe_events/config.debug (KASAN, lockdep,
+# scripts/config.debug (KASAN, lockdep,
 # kmemleak, UBSAN, lockdown LSM, ...), built from the same source tree.
 debug: prepare
 	@scripts/configure.sh debug

@@ -169,7 +169,7 @@ if [ $# -eq 0 ] && [ -z "${NO_LOCKDOWN:-}" ] &&
 		eval "wait \$lpid_$mode"
 		lrc=$?
 		set -e
-		if [ "$lrc" -eq 0 ] && grep -q '^ok 1 test_lockdown.sh$' "$llog"; then
+		if [ "$lrc" -eq 0 ] && grep -q '^ok 1 selftests: kprobe_events: test_lockdown.sh$' "$llog"; then
 			passed=$((passed + 1))
 			echo "lockdown=$mode: test_lockdown.sh passed"
 		else

@@ -14,7 +14,7 @@ if [ "$(variant_arch "$variant")" = arm64 ]; then
 else
 	frags=("$SELFTESTS/config" "$TOP/scripts/config.distro")
 fi
-case $variant in debug | debug-*) frags+=("$SELFTESTS/config.debug") ;; esac
+case $variant in debug | debug-*) frags+=("$TOP/scripts/config.debug") ;; esac
 frags+=("$@")
 obj=$(obj_dir "$variant")
 src=$(src_dir "$variant")

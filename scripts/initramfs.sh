@@ -50,16 +50,28 @@ install -m 755 "$TOP/scripts/guest/init" "$root/init"
 install -m 644 "$TOP/scripts/guest/demo.sh" "$root/kpe/demo.sh"
 install -m 644 "$TOP/scripts/guest/bench.sh" "$root/kpe/bench.sh"
 
-# The kselftests: scripts as they are, helpers built static on the host.
+# The kselftests, built and installed the kselftest way (../lib.mk) from
+# the prepared tree, helpers static: the guest runs run_tests.sh in
+# /kselftest/kprobe_events (the kselftest runner needs a timeout with
+# --foreground, which busybox lacks).
+# (our prepared tree's: the pristine one has no kprobe_events tests)
+ksrc=$(src_dir linux)/tools/testing/selftests
+[ -f "$ksrc/kprobe_events/Makefile" ] || die "$ksrc/kprobe_events missing: make prepare"
+rm -rf "$vdir/kselftest-install"
+kcross=()
+[ "$arch" = arm64 ] && kcross=(ARCH=arm64 CROSS_COMPILE="$CROSS_ARM64")
+make -s -C "$ksrc" O="$vdir/kselftest-build" TARGETS=kprobe_events \
+	INSTALL_PATH="$vdir/kselftest-install" "${kcross[@]}" install >/dev/null ||
+	die "kselftest install of kprobe_events failed"
+mkdir -p "$root/kselftest"
+cp -a "$vdir/kselftest-install/." "$root/kselftest/"
 st=$root/kselftest/kprobe_events
-mkdir -p "$st"
-if [ "$arch" = arm64 ]; then
-	make -s -C "$SELFTESTS" OUTPUT="$vdir/selftests" CC="${CROSS_ARM64}gcc" >/dev/null
-else
-	make -s -C "$SELFTESTS" OUTPUT="$vdir/selftests" >/dev/null
-fi
-cp -a "$SELFTESTS"/*.sh "$SELFTESTS"/settings "$st/"
-find "$vdir/selftests" -maxdepth 1 -type f -perm -u+x -exec cp {} "$st/" \;
+# The bench's helper is the harness's, not a kselftest.
+mkdir -p "$root/kpe"
+bcc=gcc
+[ "$arch" = arm64 ] && bcc=${CROSS_ARM64}gcc
+$bcc -static -O2 -Wall -I"$SELFTESTS" -o "$root/kpe/kpe_bench" \
+	"$TOP/tools/bench/kpe_bench.c" || die "cannot build tools/bench/kpe_bench.c"
 
 # The kernel's own ftracetest (make conformance), from the pristine tree:
 # build/upstream/src when that is extracted, else pulled out of the

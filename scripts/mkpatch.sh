@@ -13,7 +13,7 @@ version=$(make -s -C "$src" kernelversion)
 # The kernel-tree paths we touch, per patch of the series.
 tracer=($(cd "$TOP" && ls kernel/trace/trace_kprobe*.[ch]) kernel/trace/Kconfig kernel/trace/Makefile)
 docs=(Documentation/trace/kprobetrace.txt)
-tests=()
+tests=(tools/testing/selftests/Makefile)
 for f in $(cd "$TOP" && git ls-files tools/testing/selftests/kprobe_events); do
 	tests+=("$f")
 done
@@ -35,7 +35,8 @@ done
 tar -xJf "$TARBALL" -C "$repo" --strip-components=1 \
 	"linux-source-6.1/kernel/trace/trace_kprobe.c" \
 	"linux-source-6.1/kernel/trace/Kconfig" \
-	"linux-source-6.1/kernel/trace/Makefile" "${prep_files[@]}"
+	"linux-source-6.1/kernel/trace/Makefile" \
+	"linux-source-6.1/tools/testing/selftests/Makefile" "${prep_files[@]}"
 git -C "$repo" add -A
 git -C "$repo" commit -qm "Linux $version (pristine files touched by the series)"
 base=$(git -C "$repo" rev-parse HEAD)

@@ -41,9 +41,13 @@ install_if_changed "$TOP/Documentation/trace/kprobetrace.txt" \
 	"$src/Documentation/trace/kprobetrace.txt"
 mkdir -p "$src/tools/testing/selftests/kprobe_events"
 for f in "$SELFTESTS"/*; do
-	case "$f" in *.o|*/kpe_write|*/kpe_loop|*/kpe_perf|*/kpe_bench|*/kpe_fuzz|*/kpe_stress|*/kpe_user|*/kpe_badptr|*/kpe_getppid|*/kpe_funcip|*/kpe_sleepers|*/kpe_override) continue ;; esac
+	case "$f" in *.o|*/kpe_write|*/kpe_loop|*/kpe_perf|*/kpe_fuzz|*/kpe_stress|*/kpe_user|*/kpe_badptr|*/kpe_getppid|*/kpe_funcip|*/kpe_sleepers|*/kpe_override) continue ;; esac
 	[ -d "$f" ] && continue		# kmod/: its sources are below
 	install_if_changed "$f" "$src/tools/testing/selftests/kprobe_events/$(basename "$f")"
+done
+# A file gone from our tests goes from the tree's copy too.
+for f in "$src/tools/testing/selftests/kprobe_events"/*; do
+	[ -f "$f" ] && [ ! -e "$SELFTESTS/$(basename "$f")" ] && rm -f "$f"
 done
 # The test module's sources (build-kernel.sh builds it from a copy).
 for f in "$SELFTESTS"/kmod/Kbuild "$SELFTESTS"/kmod/*.c; do
@@ -67,7 +71,8 @@ for f in $prep_files; do
 done
 mkdir -p "$tmp/prep"
 (cd "$vdir/orig" && find . -type f ! -path ./kernel/trace/Kconfig \
-	! -path ./kernel/trace/Makefile) | while read -r f; do
+	! -path ./kernel/trace/Makefile \
+	! -path ./tools/testing/selftests/Makefile) | while read -r f; do
 	mkdir -p "$(dirname "$tmp/prep/$f")"
 	cp "$vdir/orig/$f" "$tmp/prep/$f"
 done
@@ -111,3 +116,22 @@ awk -v ours="$TOP/kernel/trace/Makefile" -v anchor="$anchor" '
 	{ print }
 ' "$orig" > "$tmp/Makefile"
 install_if_changed "$tmp/Makefile" "$src/kernel/trace/Makefile"
+
+# tools/testing/selftests/Makefile: our TARGETS line goes before the
+# kernel's "TARGETS += kvm" (the pristine copy is kept the first time).
+f=tools/testing/selftests/Makefile
+if [ ! -f "$vdir/orig/$f" ]; then
+	mkdir -p "$(dirname "$vdir/orig/$f")"
+	cp "$src/$f" "$vdir/orig/$f"
+fi
+anchor='TARGETS += kvm'
+grep -qxF "$anchor" "$vdir/orig/$f" ||
+	die "anchor '$anchor' not found in $f"
+awk -v ours="$TOP/$f" -v anchor="$anchor" '
+	$0 == anchor {
+		while ((getline l < ours) > 0)
+			if (l !~ /^#/) print l
+	}
+	{ print }
+' "$vdir/orig/$f" > "$tmp/selftests.mk"
+install_if_changed "$tmp/selftests.mk" "$src/$f"

@@ -35,8 +35,8 @@
 #   PROF_REPORT_ONLY=1  no boot: the tables from the last run's files
 #                  (give the same ROWs)
 #
-# How: kpe_bench (built here from tools/testing/selftests/kprobe_events/
-# kpe_bench.c, static, and copied into the guest with --file, so the
+# How: kpe_bench (built here from tools/bench/kpe_bench.c, static, and
+# copied into the guest with --file, so the
 # initramfs need not be rebuilt) runs with KPE_BENCH_MARK=1: it calls
 # getpgid(0) right before and right after each timed loop.  The plugin
 # counts every executed guest instruction from boot and, at each
@@ -119,7 +119,7 @@ if [ -z "${PROF_REPORT_ONLY:-}" ]; then
 
 	so=$out/kpe_prof.so
 	gcc -shared -fPIC -O2 -Wall -o "$so" "$TOP/tools/profile/kpe_prof.c"
-	gcc -static -O2 -Wall -o "$out/kpe_bench" "$SELFTESTS/kpe_bench.c"
+	gcc -static -O2 -Wall -I"$SELFTESTS" -o "$out/kpe_bench" "$TOP/tools/bench/kpe_bench.c"
 
 	# The guest half: sh /kpe/files/prof.sh CALLS
 	cat > "$out/prof.sh" <<'EOF'

@@ -15,7 +15,7 @@
 # under qemu -icount shift=0,sleep=off: guest ns = guest instructions.
 T=/sys/kernel/debug/tracing
 [ -f $T/kprobe_events ] || T=/sys/kernel/tracing
-B=/kselftest/kprobe_events/kpe_bench
+B=/kpe/kpe_bench
 variant=$1 calls=$2 nbulk=$3 wild=$4 offs=${5:-5}
 rc=0
 

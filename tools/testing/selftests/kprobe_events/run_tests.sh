@@ -2,6 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: run the kprobe_events selftests, print TAP and a summary
 #
+# The kselftest runner's TAP ("ok N selftests: kprobe_events: TEST"), for
+# where there is no make to run it (the busybox guest): per-test timeouts
+# from settings or a "# timeout: N" line, each test in its own session.
+#
 # usage: run_tests.sh [test_name ...]   (default: every test_*.sh, sorted)
 
 DIR=$(cd "$(dirname "$0")" && pwd)
@@ -67,7 +71,7 @@ for t in $TESTS; do
 	echo "# selftests: kprobe_events: $t"
 	if [ ! -f "$t" ]; then
 		echo "# no such test: $t"
-		echo "not ok $i $t"
+		echo "not ok $i selftests: kprobe_events: $t # exit=127"
 		failed=$((failed + 1))
 		continue
 	fi
@@ -79,19 +83,18 @@ for t in $TESTS; do
 	echo "# $t: $(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }') s"
 	case "$rc" in
 	0)
-		echo "ok $i $t"
+		echo "ok $i selftests: kprobe_events: $t"
 		passed=$((passed + 1))
 		;;
 	4)
-		echo "ok $i $t # SKIP"
+		echo "ok $i selftests: kprobe_events: $t # SKIP"
 		skipped=$((skipped + 1))
 		;;
 	*)
 		case "$rc" in
-		124) echo "# $t: timed out after $TIMEOUT s (rc=$rc)" ;;
-		*) echo "# $t: exit code ${rc:-unknown}" ;;
+		124) echo "not ok $i selftests: kprobe_events: $t # TIMEOUT $TIMEOUT seconds" ;;
+		*) echo "not ok $i selftests: kprobe_events: $t # exit=${rc:-unknown}" ;;
 		esac
-		echo "not ok $i $t"
 		failed=$((failed + 1))
 		;;
 	esac
