@@ -849,8 +849,18 @@ static int tkp_register(struct tkp_probe *tp, struct tkp_spec *spec,
 		ret = -EADDRNOTAVAIL;
 		goto free_event;
 	}
-	/* On a module not loaded yet, the place waits for the module. */
-	/* A place waiting for its module is made live later: refuse now. */
+	/* Only fentry places can be patterns: refuse them where there are none. */
+	if (!IS_ENABLED(CONFIG_KPROBE_EVENTS_FENTRY) &&
+	    tkp_is_pattern(tp->symbol)) {
+		*err = TKP_ERR_NO_PATTERN;
+		ret = -EOPNOTSUPP;
+		goto free_event;
+	}
+	/*
+	 * A place in a module not loaded yet waits for the module, which
+	 * makes it live then; under lockdown it is refused now, as
+	 * tkp_place_register() would refuse it.
+	 */
 	ret = security_locked_down(LOCKDOWN_KPROBES);
 	if (!ret)
 		ret = tkp_module_absent(tp) ? 0 : tkp_place_register(tp);

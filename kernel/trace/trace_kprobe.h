@@ -8,9 +8,11 @@
  *                         place, names, types and record layout (pure)
  *   trace_kprobe_hit.c    the hit path: fetching the arguments and writing
  *                         the record, from every kind of place
- *   trace_kprobe_place.c  places: hooks on ftrace sites (with rethook for
- *                         returns), kprobes and kretprobes otherwise, and
- *                         arming them
+ *   trace_kprobe_place.c  places: the interface the rest uses, and
+ *                         kprobes and kretprobes
+ *   trace_kprobe_fentry.c fentry places: hooks on ftrace sites, rethook
+ *                         pools for returns, patterns
+ *                         (CONFIG_KPROBE_EVENTS_FENTRY)
  *
  * Nothing here is for use outside these files.
  */
@@ -134,6 +136,7 @@ enum tkp_err {
 	TKP_ERR_BAD_INSN_BNDRY,
 	TKP_ERR_FAIL_REG_PROBE,
 	TKP_ERR_NOTRACE,
+	TKP_ERR_NO_PATTERN,
 	TKP_ERR_UNARMED,
 	TKP_ERR_BPF_ATTACHED,
 	TKP_ERR_DIFF_PROBE_TYPE,

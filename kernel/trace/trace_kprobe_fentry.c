@@ -495,59 +495,67 @@ static bool tkp_in_going_module(unsigned long addr)
  * hook each, at most TKP_WILD_MAX.
  */
 #define TKP_WILD_MAX	4096
+/* Names counted before giving up: aliases share a function, so more. */
+#define TKP_WILD_NAMES	(4 * TKP_WILD_MAX)
 
 struct tkp_wild {
 	const char		*glob;
 	const char		*mod;		/* "MOD:PATTERN": MOD, else NULL */
 	size_t			mod_len;
-	struct tkp_hook		*hooks;		/* NULL: count only */
-	unsigned int		max;		/* room in @hooks */
+	unsigned long		*sites;		/* NULL: count only */
+	unsigned int		max;		/* room in @sites */
 	unsigned int		n;
-	unsigned int		skipped;
+	char			name[KSYM_NAME_LEN];
 };
 
+/*
+ * A symbol: count its ftrace site if its name matches, or note it.  The
+ * kprobe blacklist and modules on their way out are asked later, once
+ * per function, of the few that match.
+ */
 static int tkp_wild_one(void *data, const char *name, struct module *mod,
 			unsigned long addr)
 {
 	struct tkp_wild *w = data;
+	const char *llvm;
 	unsigned long site;
 
 	if (w->mod && (!mod || strlen(mod->name) != w->mod_len ||
 		       strncmp(mod->name, w->mod, w->mod_len)))
 		return 0;
+	/* ftrace matches names as kallsyms_lookup() cleans them up. */
+	llvm = IS_ENABLED(CONFIG_LTO_CLANG) ? strstr(name, ".llvm.") : NULL;
+	if (llvm) {
+		strscpy(w->name, name, min_t(size_t, llvm - name + 1,
+					     sizeof(w->name)));
+		name = w->name;
+	}
 	if (!glob_match(w->glob, name))
 		return 0;
 	site = tkp_site_of(addr, 0);
 	if (!site)
 		return 0;
-	if (within_kprobe_blacklist(site) || tkp_in_going_module(site)) {
-		w->skipped++;
-		return 0;
-	}
-	if (w->hooks) {
-		if (w->n == w->max)
-			return 0;	/* a module came since we counted */
-		w->hooks[w->n].ip = tkp_entry_of_site(site);
-		w->hooks[w->n].addr = site;
-	}
-	w->n++;
+	if (!w->sites)
+		return ++w->n > TKP_WILD_NAMES;	/* stops the walk */
+	if (w->n < w->max)	/* else a module came since we counted */
+		w->sites[w->n++] = site;
 	return 0;
 }
 
-static int tkp_hook_cmp(const void *a, const void *b)
+static int tkp_ulong_cmp(const void *a, const void *b)
 {
-	const struct tkp_hook *x = a, *y = b;
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
 
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	return x < y ? -1 : x > y;
 }
 
 /* Walk the kernel's and the modules' functions for @w's pattern. */
 static void tkp_wild_walk(struct tkp_wild *w)
 {
 	w->n = 0;
-	w->skipped = 0;
-	if (!w->mod)
-		kallsyms_on_each_symbol(tkp_wild_one, w);
+	if (!w->mod && kallsyms_on_each_symbol(tkp_wild_one, w))
+		return;
 	module_kallsyms_on_each_symbol(tkp_wild_one, w);
 }
 
@@ -555,52 +563,79 @@ static void tkp_wild_walk(struct tkp_wild *w)
 static int tkp_wild_register(struct tkp_probe *tp)
 {
 	const char *colon = strchr(tp->symbol, ':');
-	struct tkp_wild w = { .glob = tp->symbol };
-	unsigned int i, n;
+	unsigned int i, n = 0, skipped = 0;
+	struct tkp_hook *hooks = NULL;
+	struct tkp_wild *w;
+	unsigned long site;
+	int ret;
 
-	if (colon) {
-		w.mod = tp->symbol;
-		w.mod_len = colon - tp->symbol;
-		w.glob = colon + 1;
-	}
-	tkp_wild_walk(&w);
-	if (!w.n)
-		return -ENOENT;
-	if (w.n > TKP_WILD_MAX)
-		return -E2BIG;
-	w.max = w.n;
-	w.hooks = kcalloc(w.max, sizeof(*w.hooks), GFP_KERNEL);
-	if (!w.hooks)
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
 		return -ENOMEM;
-	tkp_wild_walk(&w);
-	/* One hook per function, however many names it has. */
-	sort(w.hooks, w.n, sizeof(*w.hooks), tkp_hook_cmp, NULL);
-	for (i = 0, n = 0; i < w.n; i++) {
-		if (n && w.hooks[n - 1].addr == w.hooks[i].addr)
-			continue;
-		w.hooks[n] = w.hooks[i];
-		w.hooks[n++].tp = tp;
+	w->glob = tp->symbol;
+	if (colon) {
+		w->mod = tp->symbol;
+		w->mod_len = colon - tp->symbol;
+		w->glob = colon + 1;
 	}
-	if (!n) {
-		kfree(w.hooks);
-		return -ENOENT;
+	tkp_wild_walk(w);
+	ret = -ENOENT;
+	if (!w->n)
+		goto out;
+	ret = -E2BIG;
+	if (w->n > TKP_WILD_NAMES)
+		goto out;
+	ret = -ENOMEM;
+	w->max = w->n;
+	w->sites = kcalloc(w->max, sizeof(*w->sites), GFP_KERNEL);
+	if (!w->sites)
+		goto out;
+	tkp_wild_walk(w);
+	/* One hook per function, however many names it goes by. */
+	sort(w->sites, w->n, sizeof(*w->sites), tkp_ulong_cmp, NULL);
+	for (i = 0; i < w->n; i++) {
+		site = w->sites[i];
+		if (i && site == w->sites[i - 1])
+			continue;
+		if (within_kprobe_blacklist(site) ||
+		    tkp_in_going_module(site)) {
+			skipped++;
+			continue;
+		}
+		w->sites[n++] = site;
+	}
+	ret = n ? -E2BIG : -ENOENT;
+	if (!n || n > TKP_WILD_MAX)
+		goto out;
+	ret = -ENOMEM;
+	hooks = kcalloc(n, sizeof(*hooks), GFP_KERNEL);
+	if (!hooks)
+		goto out;
+	for (i = 0; i < n; i++) {
+		hooks[i].tp = tp;
+		hooks[i].addr = w->sites[i];
+		hooks[i].ip = tkp_entry_of_site(w->sites[i]);
 	}
 	if (tp->ev->is_return && !tp->pool) {
 		tp->pool = tkp_pool_alloc(tp, tp->maxactive ?: TKP_POOL_DEFAULT);
-		if (!tp->pool) {
-			kfree(w.hooks);
-			return -ENOMEM;
-		}
+		if (!tp->pool)
+			goto out;
 	}
-	tp->skipped = w.skipped;
+	tp->skipped = skipped;
 	if (tp->hooks != &tp->hook1)
 		kfree(tp->hooks);
-	tp->hooks = w.hooks;
+	tp->hooks = hooks;
 	tp->nr_hooks = n;
-	tp->addr = w.hooks[0].addr;
+	tp->addr = hooks[0].addr;
 	tp->fentry = true;
 	tp->registered = true;
-	return 0;
+	hooks = NULL;
+	ret = 0;
+out:
+	kfree(hooks);
+	kfree(w->sites);
+	kfree(w);
+	return ret;
 }
 
 /**

@@ -39,6 +39,7 @@ const char *tkp_err_text[] = {
 	[TKP_ERR_BAD_INSN_BNDRY]  = "Probe point is not an instruction boundary",
 	[TKP_ERR_FAIL_REG_PROBE]  = "Failed to register probe event",
 	[TKP_ERR_NOTRACE]	  = "The function is notrace (see KPROBE_EVENTS_ON_NOTRACE)",
+	[TKP_ERR_NO_PATTERN]	  = "Wildcard places need ftrace with registers and rethook",
 	[TKP_ERR_UNARMED]	  = "Enabled, but its functions could not be hooked: not firing",
 	[TKP_ERR_BPF_ATTACHED]	  = "perf or BPF has the event open: no place can join it",
 	[TKP_ERR_NON_UNIQ_SYMBOL] = "The symbol is not unique",
@@ -470,7 +471,6 @@ static int tkp_parse_fetch(struct tkp_argctx *c, const char *b, size_t len,
 	return 0;
 }
 
-/* "bWIDTH@OFFSET/CONTAINER", e.g. "b4@4/32". */
 /* Printers of tkp_types[]: one element of a field, widened to u64. */
 static void tkp_print_u(struct trace_seq *s, u64 v, unsigned int size)
 {
@@ -535,6 +535,7 @@ static void tkp_set_type(struct tkp_arg *a, enum tkp_type_id id,
 	a->size = size ?: tkp_types[id].size;
 }
 
+/* "bWIDTH@OFFSET/CONTAINER", e.g. "b4@4/32". */
 static int tkp_parse_bitfield(struct tkp_argctx *c, const char *t,
 			      size_t len, struct tkp_arg *a)
 {

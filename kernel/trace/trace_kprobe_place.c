@@ -11,19 +11,10 @@
  */
 #define pr_fmt(fmt)	"trace_kprobe: " fmt
 
-#include <linux/compat.h>
-#include <linux/error-injection.h>
-#include <linux/file.h>
-#include <linux/glob.h>
 #include <linux/kallsyms.h>
-#include <linux/magic.h>
 #include <linux/module.h>
 #include <linux/security.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
-#include <linux/task_work.h>
-
-#include <asm/syscall.h>
 
 #include "trace_kprobe.h"
 
@@ -255,10 +246,12 @@ int tkp_place_arm(struct tkp_probe *tp)
 {
 	int ret;
 
+	if (!tp->registered || !tp->fentry)
+		return tkp_arm_place(tp);
 	ret = tkp_arm_place(tp);
 	if (!ret)
 		ret = tkp_places_commit();
-	if (ret && tp->fentry) {
+	if (ret) {
 		tkp_fentry_disarm(tp);
 		tkp_places_sync();
 		synchronize_rcu();

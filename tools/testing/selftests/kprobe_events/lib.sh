@@ -289,6 +289,20 @@ need_kmod() {
 	return 0
 }
 
+# has_fentry: does this kernel have fentry places (CONFIG_KPROBE_EVENTS_
+# FENTRY: ftrace with registers and rethook), without which a pattern as
+# the place is refused with EOPNOTSUPP?  Asks by defining one.
+has_fentry() {
+	_out=$("$KPE_WRITE" -a "$T/kprobe_events" 'p:kpe_has_fentry/w vfs_rea[d]')
+	[ -z "$_out" ] && quiet_write '-:kpe_has_fentry/w' "$T/kprobe_events"
+	[ "$_out" != EOPNOTSUPP ]
+}
+
+# need_fentry: skip unless has_fentry
+need_fentry() {
+	has_fentry || skip "no fentry places here (CONFIG_KPROBE_EVENTS_FENTRY): patterns are refused"
+}
+
 # (a test that checks how tracefs is refused sets LIB_NO_TRACEFS_CHECK)
 [ -n "${LIB_NO_TRACEFS_CHECK:-}" ] || [ -f "$T/kprobe_events" ] ||
 	skip "no kprobe_events in $T"

@@ -3,6 +3,7 @@
 # description: a pattern as the place makes one event with a probe on
 # every matching function; the listing shows the pattern
 . "$(dirname "$0")/lib.sh"
+need_fentry
 reset || fail "initial reset failed"
 
 expect_ok "p:wild/w vfs_rea*"
