@@ -152,7 +152,8 @@ static int tkp_parse_head(const char *w, struct tkp_spec *spec)
 			return tkp_fail(spec, 0, 1, TKP_ERR_BAD_MAXACT);
 		memcpy(num, w + 1, mlen);
 		num[mlen] = '\0';
-		if (kstrtoul(num, 10, &maxact))
+		/* As the kernel has always read it: 0x10 and 010 too; not 0. */
+		if (kstrtoul(num, 0, &maxact) || !maxact)
 			return tkp_fail(spec, 0, 1, TKP_ERR_BAD_MAXACT);
 		if (maxact > TKP_MAXACTIVE_LIMIT)
 			return tkp_fail(spec, 0, 1, TKP_ERR_MAXACT_TOO_BIG);
@@ -261,7 +262,7 @@ static int tkp_parse_place(const char *w, struct tkp_spec *spec)
 
 	/* "SYM%return" is the other way to ask for a return probe. */
 	if (pct) {
-		if (strcmp(pct, "%return") || spec->is_return)
+		if (strcmp(pct, "%return"))
 			return tkp_fail(spec, 1, pct - w,
 					TKP_ERR_BAD_ADDR_SUFFIX);
 		spec->is_return = true;
@@ -637,6 +638,13 @@ static const char *tkp_type_sep(const char *b)
 	return NULL;
 }
 
+/* The fields of struct trace_entry and of our records' headers. */
+static const char * const tkp_reserved_names[] = {
+	"common_type", "common_flags", "common_preempt_count", "common_pid",
+	"common_tgid", "__probe_ip", "__probe_ret_ip", "__probe_func",
+	"__probe_faults",
+};
+
 /* One word "[NAME=]FETCHARG[:TYPE]" into @a; @idx counts from 0. */
 static int tkp_parse_arg(struct tkp_spec *spec, int word, const char *w,
 			 int idx)
@@ -669,6 +677,10 @@ static int tkp_parse_arg(struct tkp_spec *spec, int word, const char *w,
 	for (i = 0; i < idx; i++)
 		if (!strcmp(spec->args[i].name, a->name))
 			return tkp_fail(spec, word, 0, TKP_ERR_USED_ARG_NAME);
+	/* Nor may it be a field every record of the event has. */
+	if (match_string(tkp_reserved_names, ARRAY_SIZE(tkp_reserved_names),
+			 a->name) >= 0)
+		return tkp_fail(spec, word, 0, TKP_ERR_USED_ARG_NAME);
 
 	if (strlen(body) > TKP_MAX_ARG_TEXT)
 		return tkp_fail(spec, word, body - w, TKP_ERR_ARG_TOO_LONG);

@@ -96,9 +96,23 @@ struct probe {
 	atomic_ulong records;
 };
 
+/* The registers of the first three arguments, and the syscalls' prefix. */
+#if defined(__aarch64__)
+#define ARG1	"%x0"
+#define ARG2	"%x1"
+#define ARG3	"%x2"
+#define SYS	"__arm64_sys_"
+#else
+#define ARG1	"%di"
+#define ARG2	"%si"
+#define ARG3	"%dx"
+#define SYS	"__x64_sys_"
+#endif
+
 static struct probe probes[] = {
 	{ "kprobes/st_open",
-	  "p:st_open do_sys_openat2 fn=+0(%si):ustring comm=$comm flags=%dx:x32",
+	  "p:st_open do_sys_openat2 fn=+0(" ARG2 "):ustring comm=$comm "
+	  "flags=" ARG3 ":x32",
 	  " st_open: \\(do_sys_openat2\\+0x0/0x[0-9a-f]+\\) "
 	  "fn=(\"[^\"]*\"|\\(fault\\)) comm=\"[^\"]*\" flags=0x[0-9a-f]+$" },
 	{ "kprobes/st_rret",
@@ -110,7 +124,7 @@ static struct probe probes[] = {
 	  " st_mid: \\(vfs_read\\+0x[0-9a-f]+/0x[0-9a-f]+\\) "
 	  "sp=0x[0-9a-f]+ deref=(0x[0-9a-f]+|\\(fault\\)) c=\"[^\"]*\"$" },
 	{ "kprobes/st_pid",
-	  "p:st_pid __x64_sys_getppid s0=$stack0:x64 regs=+0(%di):x64",
+	  "p:st_pid " SYS "getppid s0=$stack0:x64 regs=+0(" ARG1 "):x64",
 	  /* the symbol may print as an alias: __do_sys_getppid */
 	  " st_pid: \\([a-z_]*sys_getppid\\+0x0/0x[0-9a-f]+\\) "
 	  "s0=0x[0-9a-f]+ regs=(0x[0-9a-f]+|\\(fault\\))$" },
@@ -120,7 +134,7 @@ static struct probe probes[] = {
 	  " st_mod: \\((trace_printk_irq_work\\+0x0/0x[0-9a-f]+ \\[" MOD_NAME
 	  "\\]|0x[0-9a-f]+)\\)$" },
 	{ "stg/st_w",
-	  "p:stg/st_w vfs_write cnt=%dx:u64 buf=+0(%si):u8",
+	  "p:stg/st_w vfs_write cnt=" ARG3 ":u64 buf=+0(" ARG2 "):u8",
 	  " st_w: \\(vfs_write\\+0x0/0x[0-9a-f]+\\) cnt=[0-9]+ "
 	  "buf=([0-9]+|\\(fault\\))$" },
 };

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: function-entry probes take our ftrace hook on every config (IBT's endbr64 too), from tracefs and from perf's kprobe PMU, and records still read SYM+0x0
 . "$(dirname "$0")/lib.sh"
+need_fentry
 reset || fail "initial reset failed"
 EF=$T/enabled_functions
 [ -r "$EF" ] || skip "no enabled_functions (no dynamic ftrace)"

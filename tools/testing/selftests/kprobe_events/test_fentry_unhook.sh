@@ -3,6 +3,7 @@
 # description: a probe on a function entry hooks the function only while
 # its event is enabled (enabled_functions), and unhooks it on disable
 . "$(dirname "$0")/lib.sh"
+need_fentry
 reset || fail "initial reset failed"
 [ -r "$T/enabled_functions" ] || skip "no enabled_functions (no dynamic ftrace)"
 

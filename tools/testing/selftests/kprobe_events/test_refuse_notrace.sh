@@ -5,7 +5,9 @@
 # As the kernel's tracer does: without CONFIG_KPROBE_EVENTS_ON_NOTRACE a
 # kprobe event inside a function that has no ftrace call site (notrace)
 # is refused, at its entry, at an offset into it, and as a return probe;
-# error_log says why.  With the option such probes are made and record.
+# error_log says why.  With the option such probes are made and record,
+# as on an architecture without KPROBES_ON_FTRACE (arm64 in 6.1), where
+# the kernel's tracer does not check either.
 # The functions are kpe_kmod's (kmod/): kpe_notrace_fn (notrace) and
 # kpe_traced_fn, the control, called once each per write to its
 # debugfs file "notrace".
@@ -39,7 +41,7 @@ fire_both() {
 }
 
 if [ "$(cat "$D/notrace_on")" = 1 ]; then
-	log "CONFIG_KPROBE_EVENTS_ON_NOTRACE=y: notrace functions may be probed"
+	log "KPROBE_EVENTS_ON_NOTRACE=y or no KPROBES_ON_FTRACE: notrace functions may be probed"
 	expect_ok "p:kprobes/nt $NT"
 	expect_ok "p:kprobes/nto $NT+$OFF"
 	expect_ok "r:kprobes/ntr $NT"

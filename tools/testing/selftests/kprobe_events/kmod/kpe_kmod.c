@@ -12,7 +12,9 @@
  *                x86 only (-EOPNOTSUPP elsewhere).
  *   notrace      write anything: call kpe_notrace_fn() (notrace) and
  *                kpe_traced_fn() once each.
- *   notrace_on   read: 1 if CONFIG_KPROBE_EVENTS_ON_NOTRACE is set, else 0.
+ *   notrace_on   read: 1 if kprobe events may probe notrace functions
+ *                (CONFIG_KPROBE_EVENTS_ON_NOTRACE, or no KPROBES_ON_FTRACE,
+ *                where the kernel's tracer does not tell them apart), else 0.
  *   notrace_offset
  *                read: the first offset N > 0 at which the kprobes core
  *                accepts a kprobe on kpe_notrace_fn+N (an instruction
@@ -295,7 +297,8 @@ static ssize_t kpe_notrace_on_read(struct file *file, char __user *ubuf,
 	int len;
 
 	len = scnprintf(buf, sizeof(buf), "%d\n",
-			IS_ENABLED(CONFIG_KPROBE_EVENTS_ON_NOTRACE) ? 1 : 0);
+			IS_ENABLED(CONFIG_KPROBE_EVENTS_ON_NOTRACE) ||
+			!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) ? 1 : 0);
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
