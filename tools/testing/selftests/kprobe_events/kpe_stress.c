@@ -125,8 +125,8 @@ static struct probe probes[] = {
 	  "sp=0x[0-9a-f]+ deref=(0x[0-9a-f]+|\\(fault\\)) c=\"[^\"]*\"$" },
 	{ "kprobes/st_pid",
 	  "p:st_pid " SYS "getppid s0=$stack0:x64 regs=+0(" ARG1 "):x64",
-	  /* the symbol may print as an alias: __do_sys_getppid */
-	  " st_pid: \\([a-z_]*sys_getppid\\+0x0/0x[0-9a-f]+\\) "
+	  /* it may print as an alias (__do_sys_getppid), or __arm64_... */
+	  " st_pid: \\([a-z0-9_]*sys_getppid\\+0x0/0x[0-9a-f]+\\) "
 	  "s0=0x[0-9a-f]+ regs=(0x[0-9a-f]+|\\(fault\\))$" },
 	{ "kprobes/st_mod",
 	  "p:st_mod " MOD_NAME ":trace_printk_irq_work",
