@@ -102,36 +102,32 @@ awk -v ours="$TOP/kernel/trace/Kconfig" '
 ' "$orig" > "$tmp/Kconfig"
 install_if_changed "$tmp/Kconfig" "$src/kernel/trace/Kconfig"
 
-# Makefile: our lines replace the kernel's trace_kprobe.o line.
-orig=$vdir/orig/kernel/trace/Makefile
-anchor='obj-$(CONFIG_KPROBE_EVENTS) += trace_kprobe.o'
-grep -qxF "$anchor" "$orig" ||
-	die "anchor '$anchor' not found in kernel/trace/Makefile"
-awk -v ours="$TOP/kernel/trace/Makefile" -v anchor="$anchor" '
-	$0 == anchor {
-		while ((getline l < ours) > 0)
-			if (l !~ /^#/) print l
-		next
-	}
-	{ print }
-' "$orig" > "$tmp/Makefile"
-install_if_changed "$tmp/Makefile" "$src/kernel/trace/Makefile"
+# splice FILE ANCHOR replace|before: our part of FILE (its lines not
+# starting with '#') in place of, or before, the line ANCHOR of the
+# pristine FILE (kept in $vdir/orig the first time); fails loudly when the
+# anchor is gone.
+splice() {
+	local f=$1 anchor=$2 how=$3
+	if [ ! -f "$vdir/orig/$f" ]; then
+		mkdir -p "$(dirname "$vdir/orig/$f")"
+		cp "$src/$f" "$vdir/orig/$f"
+	fi
+	grep -qxF "$anchor" "$vdir/orig/$f" ||
+		die "anchor '$anchor' not found in $f"
+	awk -v ours="$TOP/$f" -v anchor="$anchor" -v how="$how" '
+		$0 == anchor {
+			while ((getline l < ours) > 0)
+				if (l !~ /^#/) print l
+			if (how == "replace")
+				next
+		}
+		{ print }
+	' "$vdir/orig/$f" > "$tmp/splice"
+	install_if_changed "$tmp/splice" "$src/$f"
+}
 
+# Makefile: our lines replace the kernel's trace_kprobe.o line.
+splice kernel/trace/Makefile 'obj-$(CONFIG_KPROBE_EVENTS) += trace_kprobe.o' replace
 # tools/testing/selftests/Makefile: our TARGETS line goes before the
-# kernel's "TARGETS += kvm" (the pristine copy is kept the first time).
-f=tools/testing/selftests/Makefile
-if [ ! -f "$vdir/orig/$f" ]; then
-	mkdir -p "$(dirname "$vdir/orig/$f")"
-	cp "$src/$f" "$vdir/orig/$f"
-fi
-anchor='TARGETS += kvm'
-grep -qxF "$anchor" "$vdir/orig/$f" ||
-	die "anchor '$anchor' not found in $f"
-awk -v ours="$TOP/$f" -v anchor="$anchor" '
-	$0 == anchor {
-		while ((getline l < ours) > 0)
-			if (l !~ /^#/) print l
-	}
-	{ print }
-' "$vdir/orig/$f" > "$tmp/selftests.mk"
-install_if_changed "$tmp/selftests.mk" "$src/$f"
+# kernel's "TARGETS += kvm", keeping the list sorted.
+splice tools/testing/selftests/Makefile 'TARGETS += kvm' before
