@@ -82,47 +82,38 @@ static const char *tkp_uniq_text[TKP_UNIQ_COUNTED + 1];
 /* Likewise the note on a pattern's functions that cannot be probed. */
 static const char *tkp_skip_text[TKP_UNIQ_COUNTED + 1];
 
-static int tkp_skip_msg(unsigned int n)
+/*
+ * The message in @texts for a count of @n: "@head@sep[more than ]N@tail",
+ * made the first time it is needed and kept.
+ */
+static int tkp_count_msg(const char **texts, unsigned int n,
+			 const char *head, const char *sep, const char *tail)
 {
 	int i = min(n, TKP_UNIQ_COUNTED + 0U);
 	char *msg;
 
-	if (tkp_skip_text[i])
+	if (texts[i])
 		return i;
-	if (n > TKP_UNIQ_COUNTED)
-		msg = kasprintf(GFP_KERNEL, "Note: more than %u %s",
-				TKP_UNIQ_COUNTED,
-				"matching functions cannot be probed; skipped");
-	else
-		msg = kasprintf(GFP_KERNEL, "Note: %u %s", n,
-				"matching functions cannot be probed; skipped");
+	msg = kasprintf(GFP_KERNEL, "%s%s%s%d%s", head, sep,
+			n > TKP_UNIQ_COUNTED ? "more than " : "", i, tail);
 	if (!msg)
 		return -ENOMEM;
-	if (cmpxchg(&tkp_skip_text[i], NULL, msg))
+	if (cmpxchg(&texts[i], NULL, msg))
 		kfree(msg);
 	return i;
 }
 
+static int tkp_skip_msg(unsigned int n)
+{
+	return tkp_count_msg(tkp_skip_text, n, "Note:", " ",
+			     " matching functions cannot be probed; skipped");
+}
+
 static int tkp_uniq_msg(unsigned int n)
 {
-	int i = min(n, TKP_UNIQ_COUNTED + 0U);
-	char *msg;
-
-	if (tkp_uniq_text[i])
-		return i;
-	if (n > TKP_UNIQ_COUNTED)
-		msg = kasprintf(GFP_KERNEL, "%s (more than %u functions): %s",
-				tkp_err_text[TKP_ERR_NON_UNIQ_SYMBOL],
-				TKP_UNIQ_COUNTED, "give MOD:SYM or an address");
-	else
-		msg = kasprintf(GFP_KERNEL, "%s (%u functions): %s",
-				tkp_err_text[TKP_ERR_NON_UNIQ_SYMBOL], n,
-				"give MOD:SYM or an address");
-	if (!msg)
-		return -ENOMEM;
-	if (cmpxchg(&tkp_uniq_text[i], NULL, msg))
-		kfree(msg);
-	return i;
+	return tkp_count_msg(tkp_uniq_text, n,
+			     tkp_err_text[TKP_ERR_NON_UNIQ_SYMBOL], " (",
+			     " functions): give MOD:SYM or an address");
 }
 
 /*

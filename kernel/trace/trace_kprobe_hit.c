@@ -941,6 +941,25 @@ static nokprobe_inline int tkp_emit_locked(struct tkp_probe *tp,
 	return ret;
 }
 
+/*
+ * The recursion bit for a kprobe handler of @tp, as tkp_kprobe_lock()
+ * gives it; -1, the miss counted, when the hit is one a recording made.
+ */
+static nokprobe_inline int tkp_kprobe_enter(struct tkp_probe *tp,
+					    struct kprobe *kp, bool *release)
+{
+	int bit;
+
+	if (unlikely(!kprobe_ftrace(kp) && tkp_recording_below()))
+		goto miss;
+	bit = tkp_kprobe_lock(kp, release);
+	if (likely(bit >= 0))
+		return bit;
+miss:
+	raw_cpu_inc(tp->stat->miss);
+	return -1;
+}
+
 int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct tkp_kp *k = container_of(kp, struct tkp_kp, rp.kp);
@@ -948,15 +967,9 @@ int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 	bool release;
 	int bit, ret;
 
-	if (unlikely(!kprobe_ftrace(kp) && tkp_recording_below())) {
-		raw_cpu_inc(tp->stat->miss);
+	bit = tkp_kprobe_enter(tp, kp, &release);
+	if (unlikely(bit < 0))
 		return 0;
-	}
-	bit = tkp_kprobe_lock(kp, &release);
-	if (unlikely(bit < 0)) {
-		raw_cpu_inc(tp->stat->miss);
-		return 0;
-	}
 	ret = __tkp_emit(tp, regs, k->ip, 0, bit - TRACE_FTRACE_START, false);
 	if (release)
 		tkp_recursion_unlock(bit);
@@ -968,7 +981,10 @@ int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(tkp_entry_hit);
 
-/* A kretprobe's entry: the time, for $duration. */
+/*
+ * A kretprobe's entry: the time, for $duration, and the arguments taken
+ * at entry.  The return of a call a recording made is not hooked.
+ */
 int tkp_return_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
@@ -980,20 +996,11 @@ int tkp_return_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (!rp)
 		return 0;
 	tp = container_of(rp, struct tkp_kp, rp)->tp;
-	/* The return of a call our recording made is not to be recorded. */
-	if (unlikely(!kprobe_ftrace(&rp->kp) && tkp_recording_below())) {
-		raw_cpu_inc(tp->stat->miss);
+	bit = tkp_kprobe_enter(tp, &rp->kp, &release);
+	if (bit < 0)
 		return 1;
-	}
-	if (!tp->entry_size)
-		return 0;
-	/* Fetching may reach probes, as recording does; no return hook. */
-	bit = tkp_kprobe_lock(&rp->kp, &release);
-	if (bit < 0) {
-		raw_cpu_inc(tp->stat->miss);
-		return 1;
-	}
-	tkp_entry_capture(tp, regs, ri->data + sizeof(u64));
+	if (tp->entry_size)
+		tkp_entry_capture(tp, regs, ri->data + sizeof(u64));
 	if (release)
 		tkp_recursion_unlock(bit);
 	return 0;
