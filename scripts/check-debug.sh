@@ -36,7 +36,7 @@ passed=$p1 failed=$f1 skipped=${s1:-0}
 set -e
 
 echo "check-debug: $((t1 - t0)) s"
-echo "console logs: $vdir/check.log $vdir/lockdown-confidentiality.log $vdir/lockdown-integrity.log"
+echo "console logs: $vdir/check.log $vdir/check.2.log $vdir/lockdown-confidentiality.log $vdir/lockdown-integrity.log"
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else
