@@ -340,8 +340,9 @@ cat > "$md" <<EOF
 Produced by \`$cmd\` (scripts/bench.sh) on $(date -u '+%F %H:%M UTC').
 
 - Kernel: $kver from $TARBALL (Debian linux-source-6.1 $srcpkg); upstream
-  is the pristine tree, ours the same tree with our kernel/trace/trace_kprobe.c
-  (tree at $rev); both with the same .config and the same initramfs
+  is the pristine tree, ours the same tree with our kernel/trace/trace_kprobe*
+  and the prep patches of kernel/trace/prep (tree at $rev); both with the
+  same .config (but for our KPROBE_EVENTS_FENTRY) and the same initramfs
   (but for each kernel's own modules).
 - Guest: \`scripts/qemu-run.sh --variant VARIANT --icount --smp 1 --mode cmd
   --cmd "$(guest_cmd VARIANT)" --file build/bench/bench-funcs\`, that is
@@ -370,8 +371,9 @@ the string rows (string, ustring); ≤ 0.85 on offset; ≤ 0.10 on clear and
 remove; ≤ 0.70 on add (both rows), enable and disable; memory per probe at
 most upstream's; ≤ 0.05 on wild.  The pmu rows (a probe made through
 perf's kprobe PMU, as perf and bpftrace make theirs, counting hits) have
-no goal.  ftrace is a reference (the function tracer is the same code in
-both kernels).
+no goal.  ftrace is a reference: the function tracer, the same code in
+both kernels but for prep patch 0002 (the trace context word in line),
+which it uses too.
 
 ## Method
 
