@@ -5,7 +5,10 @@
  *   trace_kprobe.c        the trace events, tracefs files, commands and
  *                         in-kernel API: a probe's life under event_mutex
  *   trace_kprobe_parse.c  a definition line into a struct tkp_spec: the
- *                         place, names, types and record layout (pure)
+ *                         place, names, types and record layout (pure);
+ *                         a new argument type is a row of tkp_types[]
+ *                         there (and a fetch op in trace_kprobe_hit.c
+ *                         only if no existing one fits)
  *   trace_kprobe_hit.c    the hit path: fetching the arguments and writing
  *                         the record, from every kind of place
  *   trace_kprobe_place.c  places: the interface the rest uses, and
