@@ -25,6 +25,7 @@ set +e
 log "check-debug: kselftests, ftracetest, kmemleak (4 vCPUs), then the locked-down boots"
 VARIANT=debug CHECK_LOG=$vdir/check.log \
 	KPE_STRESS_SECS=${KPE_STRESS_SECS:-60} KPE_FUZZ_LINES=${KPE_FUZZ_LINES:-10000} \
+	KPE_RACE_SECS=${KPE_RACE_SECS:-10} \
 	KPE_TIMEOUT=${KPE_TIMEOUT:-1500} KPE_KMEMLEAK=1 \
 	CHECK_TIMEOUT=${CHECK_TIMEOUT:-3600} QEMU_ARGS="--smp 4 --mem 2G" \
 	"$TOP/scripts/check.sh" | tee "$vdir/check1.out"

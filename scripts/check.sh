@@ -6,12 +6,14 @@
 # confidentiality and lockdown=integrity on the command line, to run
 # test_lockdown.sh, which must pass (not skip) there; NO_LOCKDOWN=1 leaves
 # those boots out.  A full run splits the kselftests over two guests that
-# run side by side (the first runs ftracetest after its share), then
-# boots the two locked-down guests side by side; KPE_SERIAL=1 runs it all
+# run side by side (the first runs ftracetest after its share), and the
+# two locked-down guests boot beside them; KPE_SERIAL=1 runs it all
 # in one guest, as a run of named tests always does.  The fuzzer and the
-# stress test run short (KPE_FUZZ_LINES=10000, KPE_STRESS_SECS=5) unless
-# KPE_LONG=1 (the default under CI=true: 100000 lines, 20 s).  With ARCH=arm64 the arm64 variant (VARIANT=upstream:
-# upstream-arm64) boots in qemu-system-aarch64.
+# stress and race tests run short (KPE_FUZZ_LINES=5000, KPE_STRESS_SECS=3,
+# KPE_RACE_SECS=4) unless KPE_LONG=1 (the default under CI=true: 100000
+# lines, 20 s, 10 s).  With
+# ARCH=arm64 the arm64 variant (VARIANT=upstream: upstream-arm64) boots in
+# qemu-system-aarch64.
 . "$(dirname "$0")/common.sh"
 
 variant=$(arch_variant "${VARIANT:-linux}")
@@ -27,13 +29,14 @@ if [ -z "${NO_CONFORMANCE:-}" ] && [ $# -eq 0 ] && [ -x "$ftdir/ftracetest" ]; t
 	conf=$(ftracetest_cases "$ftdir" | tr '\n' ' ')
 fi
 if [ -n "${KPE_LONG:-}" ] || [ "${CI:-}" = true ]; then
-	: "${KPE_FUZZ_LINES:=100000}" "${KPE_STRESS_SECS:=20}"
+	: "${KPE_FUZZ_LINES:=100000}" "${KPE_STRESS_SECS:=20}" "${KPE_RACE_SECS:=10}"
 else
-	: "${KPE_FUZZ_LINES:=10000}" "${KPE_STRESS_SECS:=5}"
+	: "${KPE_FUZZ_LINES:=5000}" "${KPE_STRESS_SECS:=3}" "${KPE_RACE_SECS:=4}"
 fi
 # Test settings from our environment, passed on to the guest.
 guest_env=
-for v in KPE_STRESS_SECS KPE_STRESS_RACE KPE_FUZZ_LINES KPE_FUZZ_SEED KPE_TIMEOUT KPE_KMEMLEAK; do
+for v in KPE_STRESS_SECS KPE_STRESS_RACE KPE_FUZZ_LINES KPE_FUZZ_SEED KPE_RACE_SECS \
+	KPE_TIMEOUT KPE_KMEMLEAK; do
 	eval "val=\${$v:-}"
 	[ -n "$val" ] && guest_env="$guest_env $v=$val"
 done
@@ -52,17 +55,37 @@ guest() {
 		--tests "$2" --log "$1" --timeout "${CHECK_TIMEOUT:-900}" \
 		--env "$guest_env" ${QEMU_ARGS:-}
 }
+# The locked-down boots (see the end) start now, beside the others.
+lockdown=
+if [ $# -eq 0 ] && [ -z "${NO_LOCKDOWN:-}" ] &&
+   grep -q '^CONFIG_SECURITY_LOCKDOWN_LSM=y' "$(obj_dir "$variant")/.config"; then
+	lockdown=1
+	for mode in confidentiality integrity; do
+		llog=$(dirname "$log")/lockdown-$mode.log
+		KPE_QUIET=1 "$TOP/scripts/qemu-run.sh" --variant "$variant" --mode check \
+			--append "lockdown=$mode" --tests test_lockdown.sh --log "$llog" \
+			--timeout 900 ${QEMU_ARGS:-} >/dev/null &
+		eval "lpid_$mode=\$!"
+	done
+fi
 logs=$log
 if [ $# -eq 0 ] && [ -z "${KPE_SERIAL:-}" ]; then
-	# Every other test to each guest, in name order: the heavy ones
-	# (fuzz, stress, bpftrace) do not all land on one side.
-	set -- $(cd "$SELFTESTS" && ls test_*.sh | sort)
-	half1= half2= i=0
-	for t; do
-		if [ $((i % 2)) -eq 0 ]; then half1="$half1 $t"; else half2="$half2 $t"; fi
-		i=$((i + 1))
-	done
-	set --
+	# Longest first, each to the guest with less so far, by the times
+	# the last run's logs give (1 s for a test they do not name); the
+	# first guest starts with ftracetest's share (about 25 s).
+	half1= half2= t1=${conf:+25} t2=0
+	t1=${t1:-0}
+	while read -r secs t; do
+		if [ "$t1" -le "$t2" ]; then
+			half1="$half1 $t" t1=$((t1 + secs))
+		else
+			half2="$half2 $t" t2=$((t2 + secs))
+		fi
+	done < <(cd "$SELFTESTS" && for t in test_*.sh; do
+		secs=$(cat "$log" "${log%.log}.2.log" 2>/dev/null |
+			sed -n "s/^# $t: \([0-9]*\)\.[0-9] s\$/\1/p" | tail -n1)
+		echo "$((${secs:-0} + 1)) $t"
+	done | sort -rn)
 	log2=${log%.log}.2.log
 	[ "$log2" != "$log" ] || log2=$log.2
 	guest "$log" "$half1" "$conf" > "$log.out" 2>&1 &
@@ -154,15 +177,7 @@ fi
 
 # The locked-down boots: each counts one test, passed only if
 # test_lockdown.sh passed there (a skip means lockdown was not in force).
-if [ $# -eq 0 ] && [ -z "${NO_LOCKDOWN:-}" ] &&
-   grep -q '^CONFIG_SECURITY_LOCKDOWN_LSM=y' "$(obj_dir "$variant")/.config"; then
-	for mode in confidentiality integrity; do
-		llog=$(dirname "$log")/lockdown-$mode.log
-		KPE_QUIET=1 "$TOP/scripts/qemu-run.sh" --variant "$variant" --mode check \
-			--append "lockdown=$mode" --tests test_lockdown.sh --log "$llog" \
-			--timeout 900 ${QEMU_ARGS:-} >/dev/null &
-		eval "lpid_$mode=\$!"
-	done
+if [ -n "$lockdown" ]; then
 	for mode in confidentiality integrity; do
 		llog=$(dirname "$log")/lockdown-$mode.log
 		set +e
