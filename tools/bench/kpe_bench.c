@@ -397,6 +397,34 @@ static int timed_enable(const char *group, const char *val,
 	return err;
 }
 
+/*
+ * The arguments of the bulk commands (TRACEFS GROUP FUNCS N): the group,
+ * N functions read from FUNCS and their definition lines (@off: where
+ * each starts in @defs).  Returns 0, or the command's exit status.
+ */
+static int bulk_setup(int argc, char **argv, const char **group,
+		      unsigned int *n, char ***names, size_t **off,
+		      char **defs)
+{
+	char *p;
+
+	if (argc != 6)
+		return 2;
+	tracedir = argv[2];
+	*group = argv[3];
+	*n = strtoul(argv[5], &p, 10);
+	if (*p || !*n)
+		return 2;
+	*names = read_funcs(argv[4], *n);
+	*off = calloc(*n + 1, sizeof(**off));
+	if (!*names || !*off)
+		return 1;
+	*defs = def_lines(*group, *names, *n, *off);
+	if (!*defs)
+		return fail("alloc", "definitions", ENOMEM);
+	return 0;
+}
+
 static int cmd_bulk(int argc, char **argv)
 {
 	unsigned long long t0, ns;
@@ -406,23 +434,12 @@ static int cmd_bulk(int argc, char **argv)
 	char line[LINE_MAX_LEN + 32];
 	char **names;
 	size_t *off;
-	char *defs, *p;
+	char *defs;
 	int fd, err;
 
-	if (argc != 6)
-		return 2;
-	tracedir = argv[2];
-	group = argv[3];
-	n = strtoul(argv[5], &p, 10);
-	if (*p || !n)
-		return 2;
-	names = read_funcs(argv[4], n);
-	off = calloc(n + 1, sizeof(*off));
-	if (!names || !off)
-		return 1;
-	defs = def_lines(group, names, n, off);
-	if (!defs)
-		return fail("alloc", "definitions", ENOMEM);
+	err = bulk_setup(argc, argv, &group, &n, &names, &off, &defs);
+	if (err)
+		return err;
 	pin_cpu0();
 	err = clear_events();
 	if (err)
@@ -562,23 +579,12 @@ static int cmd_wildlist(int argc, char **argv)
 	unsigned int n;
 	char **names;
 	size_t *off;
-	char *defs, *p;
+	char *defs;
 	int fd, err;
 
-	if (argc != 6)
-		return 2;
-	tracedir = argv[2];
-	group = argv[3];
-	n = strtoul(argv[5], &p, 10);
-	if (*p || !n)
-		return 2;
-	names = read_funcs(argv[4], n);
-	off = calloc(n + 1, sizeof(*off));
-	if (!names || !off)
-		return 1;
-	defs = def_lines(group, names, n, off);
-	if (!defs)
-		return fail("alloc", "definitions", ENOMEM);
+	err = bulk_setup(argc, argv, &group, &n, &names, &off, &defs);
+	if (err)
+		return err;
 	snprintf(rel, sizeof(rel), "events/%s/enable", group);
 	pin_cpu0();
 	err = clear_events();
