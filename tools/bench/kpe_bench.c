@@ -203,18 +203,16 @@ static int clear_events(void)
 	return 0;
 }
 
-static int cmd_loop(int argc, char **argv)
+/*
+ * Settle, warm up, then @calls getppid() calls between two marks (for
+ * profile.sh, which names the row's symbols after them).  Returns the
+ * guest ns of the timed calls.
+ */
+static unsigned long long timed_loop(const char *row, unsigned long calls)
 {
 	unsigned long long start, end;
-	unsigned long calls, i;
-	char *p;
+	unsigned long i;
 
-	if (argc != 4)
-		return 2;
-	calls = strtoul(argv[3], &p, 10);
-	if (*p || !calls)
-		return 2;
-	pin_cpu0();
 	settle();
 	for (i = 0; i < WARMUP_CALLS; i++)
 		syscall(SYS_getppid, ustr);
@@ -224,17 +222,33 @@ static int cmd_loop(int argc, char **argv)
 		syscall(SYS_getppid, ustr);
 	end = now_ns();
 	if (mark())
-		mark_syms(argv[2]);
-	printf("kpe-bench: hit %s %lu %llu\n", argv[2], calls, end - start);
+		mark_syms(row);
+	return end - start;
+}
+
+static int cmd_loop(int argc, char **argv)
+{
+	unsigned long long ns;
+	unsigned long calls;
+	char *p;
+
+	if (argc != 4)
+		return 2;
+	calls = strtoul(argv[3], &p, 10);
+	if (*p || !calls)
+		return 2;
+	pin_cpu0();
+	ns = timed_loop(argv[2], calls);
+	printf("kpe-bench: hit %s %lu %llu\n", argv[2], calls, ns);
 	return 0;
 }
 
 static int cmd_pmu(int argc, char **argv)
 {
 	const char *pmu = "/sys/bus/event_source/devices/kprobe";
-	unsigned long long start, end;
+	unsigned long long ns;
 	struct perf_event_attr attr;
-	unsigned long calls, i;
+	unsigned long calls;
 	char path[128];
 	uint64_t count;
 	long bit;
@@ -265,16 +279,7 @@ static int cmd_pmu(int argc, char **argv)
 	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
 	if (fd < 0)
 		return fail("perf_event_open", argv[4], errno);
-	settle();
-	for (i = 0; i < WARMUP_CALLS; i++)
-		syscall(SYS_getppid, ustr);
-	mark();
-	start = now_ns();
-	for (i = 0; i < calls; i++)
-		syscall(SYS_getppid, ustr);
-	end = now_ns();
-	if (mark())
-		mark_syms(argv[2]);
+	ns = timed_loop(argv[2], calls);
 	if (read(fd, &count, sizeof(count)) != sizeof(count))
 		return fail("read", "perf counter", errno);
 	close(fd);
@@ -283,7 +288,7 @@ static int cmd_pmu(int argc, char **argv)
 		       (unsigned long long)count, calls + WARMUP_CALLS);
 		return 1;
 	}
-	printf("kpe-bench: hit %s %lu %llu\n", argv[2], calls, end - start);
+	printf("kpe-bench: hit %s %lu %llu\n", argv[2], calls, ns);
 	return 0;
 }
 
