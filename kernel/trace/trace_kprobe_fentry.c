@@ -8,9 +8,12 @@
  * functions armed in one ftrace update, and for a return probe a pool of
  * rethook instances that grows on demand.  Built where the architecture
  * has ftrace with registers and rethook (CONFIG_KPROBE_EVENTS_FENTRY);
- * elsewhere every place is a kprobe.  The hit side is in
- * trace_kprobe_hit.c; everything here runs under event_mutex, but for
- * the pool's growth (a workqueue, asked for through an irq_work).
+ * elsewhere every place is a kprobe.  The kprobes core, which does not
+ * know these places, asks about them through a notifier: they show in
+ * debugfs kprobes/list and follow kprobes/enabled, leaving our ops'
+ * filters while it is 0.  The hit side is in trace_kprobe_hit.c;
+ * everything here runs under event_mutex, but for the pool's growth (a
+ * workqueue, asked for through an irq_work).
  */
 #define pr_fmt(fmt)	"trace_kprobe: " fmt
 
@@ -20,6 +23,7 @@
 #include <linux/kallsyms.h>
 #include <linux/magic.h>
 #include <linux/module.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/task_work.h>
@@ -32,6 +36,13 @@ DEFINE_HASHTABLE(tkp_sites, TKP_SITE_BITS);
 
 static LIST_HEAD(tkp_dirty_sites);
 static struct task_struct *tkp_sync_task;	/* has tkp_sync_cb queued */
+/*
+ * kprobes/enabled reads 0: every site is kept out of our ops' filters,
+ * armed places and all, as the kprobes core keeps its kprobes disarmed.
+ * Set from tkp_kprobes_follow(); read under event_mutex only, so the hit
+ * path pays nothing for it.
+ */
+static bool tkp_all_off;
 
 static void tkp_site_dirty(struct tkp_site *site)
 {
@@ -101,12 +112,17 @@ static int tkp_site_arm(struct tkp_probe *tp)
 	return 0;
 }
 
-/* Is @site wanted at all, and by which ops (the index in tkp_fops)? */
+/*
+ * Is @site wanted at all, and by which ops (the index in tkp_fops)?  Not
+ * while kprobes are disarmed through debugfs.
+ */
 static int tkp_site_want(struct tkp_site *site)
 {
 	struct tkp_hook *hk;
 	int want = -1;
 
+	if (tkp_all_off)
+		return -1;
 	list_for_each_entry(hk, &site->probes, site_link) {
 		if (tkp_needs_full(hk->tp) || !TKP_HAVE_ARGS_OPS)
 			return 1;
@@ -241,7 +257,8 @@ int tkp_places_sync(void)
 		if (site->in[0] != !want || site->in[1] != (want > 0))
 			continue;
 		list_del_init(&site->dirty);
-		if (want < 0) {
+		/* Kept while places are armed on it, kprobes/enabled or not. */
+		if (list_empty(&site->probes)) {
 			hash_del_rcu(&site->hnode);
 			kfree_rcu(site, rcu);
 		}
@@ -788,3 +805,106 @@ bool tkp_module_going(struct tkp_probe *tp, struct module *mod, bool init)
 	}
 	return linked;
 }
+
+/*
+ * One line of debugfs kprobes/list for @hk, as the kprobes core shows a
+ * kprobe on an ftrace site: address (hidden as kallsyms hides it),
+ * "k" or "r", symbol+offset, module, flags.  @name: KSYM_NAME_LEN bytes.
+ */
+static void tkp_list_hook(struct seq_file *m, const struct tkp_hook *hk,
+			  char *name)
+{
+	unsigned long off = 0;
+	const char *sym;
+	char *mod = NULL;
+
+	sym = kallsyms_lookup(hk->addr, NULL, &off, &mod, name);
+	/* Zeros, as %px of NULL, for those kallsyms shows no address to */
+	seq_printf(m, "%0*lx  %s  ", (int)(2 * sizeof(void *)),
+		   kallsyms_show_value(m->file->f_cred) ? hk->addr : 0,
+		   hk->tp->ev->is_return ? "r" : "k");
+	if (sym)
+		seq_printf(m, "%s+0x%lx  %s ", sym, off, mod ?: " ");
+	else
+		seq_printf(m, "%pS ", (void *)hk->addr);
+	seq_printf(m, "%s[FTRACE]\n", hk->site ? "" : "[DISABLED]");
+}
+
+/*
+ * debugfs kprobes/list: a line per function of each fentry place, armed
+ * or not; [DISABLED] when its event has no user.  The places on
+ * dyn_event_list, then perf's own (only while armed, which is while
+ * their perf event is on).
+ */
+static void tkp_list(struct seq_file *m)
+{
+	struct dyn_event *pos;
+	struct tkp_site *site;
+	struct tkp_probe *tp;
+	struct tkp_hook *hk;
+	unsigned int i, bkt;
+	char *name;
+
+	name = kmalloc(KSYM_NAME_LEN, GFP_KERNEL);
+	if (!name)
+		return;
+	for_each_dyn_event(pos) {
+		if (!is_tkp(pos))
+			continue;
+		tp = to_tkp(pos);
+		if (!tp->registered || !tp->fentry)
+			continue;
+		for (i = 0; i < tp->nr_hooks; i++)
+			if (tp->hooks[i].addr)
+				tkp_list_hook(m, &tp->hooks[i], name);
+	}
+	hash_for_each(tkp_sites, bkt, site, hnode)
+		list_for_each_entry(hk, &site->probes, site_link)
+			if (hk->tp->ev->local)
+				tkp_list_hook(m, hk, name);
+	kfree(name);
+}
+
+/*
+ * kprobes/enabled was written: take every site out of our ops' filters
+ * if kprobes are now disarmed, put those with armed places back if they
+ * are armed.  Asked of the core, not told, so that of two writes racing
+ * the last to get here has the last word.  A site that fails stays dirty
+ * (tried again by every update) and fails the write.
+ */
+static int tkp_kprobes_follow(void)
+{
+	struct tkp_site *site;
+	unsigned int bkt;
+
+	tkp_all_off = kprobes_globally_disarmed();
+	hash_for_each(tkp_sites, bkt, site, hnode)
+		tkp_site_dirty(site);
+	return tkp_places_sync();
+}
+
+static int tkp_kprobes_notify(struct notifier_block *nb, unsigned long what,
+			      void *data)
+{
+	int ret = 0;
+
+	mutex_lock(&event_mutex);
+	if (what == KPROBES_FOREIGN_SWITCH)
+		ret = tkp_kprobes_follow();
+	else if (what == KPROBES_FOREIGN_LIST)
+		tkp_list(data);
+	mutex_unlock(&event_mutex);
+	return notifier_from_errno(ret);
+}
+
+static struct notifier_block tkp_kprobes_nb = {
+	.notifier_call	= tkp_kprobes_notify,
+};
+
+/* Before user space can write kprobes/enabled: nothing to follow yet. */
+static int __init tkp_fentry_init(void)
+{
+	tkp_all_off = kprobes_globally_disarmed();
+	return register_kprobes_foreign_notifier(&tkp_kprobes_nb);
+}
+core_initcall(tkp_fentry_init);
