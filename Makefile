@@ -71,8 +71,9 @@ upstream: deps
 	@scripts/build-kernel.sh upstream
 	@scripts/initramfs.sh upstream
 
-# The kernel's own ftracetest kprobe suites on upstream and on ours, side
-# by side (scripts/conformance.sh).  Builds upstream first if missing.
+# The kernel's own ftracetest kprobe suites and Linux 6.12's (from
+# Debian's linux-source-6.12) on upstream and on ours, side by side
+# (scripts/conformance.sh).  Builds upstream first if missing.
 conformance: build
 	@[ -f $(UPSTREAM_IMAGE) ] || $(MAKE) upstream
 	@scripts/initramfs.sh upstream

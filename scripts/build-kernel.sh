@@ -17,8 +17,9 @@ kmod_files=("$kmod_src"/Kbuild "$kmod_src"/*.c)
 
 # Only our overlay, the .config and the test module ever change: when
 # none did since the last build, there is nothing for make to do.
+# (trace.c: the README lines prepare.sh splices in)
 stamp=$(cat "$obj/.config" "$src"/kernel/trace/trace_kprobe*.[ch] \
-	"$TOP"/kernel/trace/prep/*.patch \
+	"$src/kernel/trace/trace.c" "$TOP"/kernel/trace/prep/*.patch \
 	"$src/kernel/trace/Kconfig" "$src/kernel/trace/Makefile" \
 	"${kmod_files[@]}" | md5sum)
 image=$(kernel_image "$variant")

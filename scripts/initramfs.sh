@@ -1,7 +1,8 @@
 #!/bin/bash
 # initramfs.sh VARIANT: the guest's base initramfs (uncompressed newc cpio):
 # busybox, our init, the kselftests with their static helpers, the
-# kernel's own ftracetest (at /ftrace) and the kernel's modules.  The
+# kernel's own ftracetest (at /ftrace), Linux 6.12's (at /ftrace-6.12) and
+# the kernel's modules.  The
 # run-specific part is appended by qemu-run.sh.
 #
 # An arm64 variant (ARCH=arm64) gets Debian's arm64 busybox-static
@@ -92,6 +93,31 @@ if [ ! -f "$(variant_dir upstream)/.extracted" ] || [ ! -x "$ftsrc/ftracetest" ]
 	fi
 fi
 cp -a "$ftsrc" "$root/ftrace"
+
+# Linux 6.12's ftracetest (its newer kprobe cases, issue 14), pulled out
+# of Debian's linux-source-6.12 once into $BUILD/ftracetest-6.12 (again
+# when the tarball changes), at /ftrace-6.12 in the guest.  Its driver
+# runs under busybox sh as it is; the guest's init provides what it
+# needs besides (see scripts/guest/init).
+# The package is installed here when missing (deps.sh, as for make
+# bench's gnuplot), so a fresh CI machine needs nothing more.
+ft612=$BUILD/ftracetest-6.12
+if [ ! -f "$FT612_TARBALL" ] && [ -z "${KERNEL_TARBALL_612:-}" ]; then
+	"$TOP/scripts/deps.sh" linux-source-6.12
+fi
+[ -f "$FT612_TARBALL" ] ||
+	die "$FT612_TARBALL missing (apt-get install linux-source-6.12)"
+stamp=$(stat -c '%s %Y' "$FT612_TARBALL")
+if [ ! -x "$ft612/$ft/ftracetest" ] || [ "$(cat "$ft612/.stamp" 2>/dev/null)" != "$stamp" ]; then
+	log "extracting $ft from $FT612_TARBALL"
+	rm -rf "$ft612"
+	mkdir -p "$ft612"
+	tar -xJf "$FT612_TARBALL" -C "$ft612" --strip-components=1 \
+		--wildcards "*/$ft/*"
+	[ -x "$ft612/$ft/ftracetest" ] || die "no $ft/ftracetest in $FT612_TARBALL"
+	echo "$stamp" > "$ft612/.stamp"
+fi
+cp -a "$ft612/$ft" "$root/ftrace-6.12"
 
 # copy_with_libs BINARY: BINARY and the shared libraries ldd lists for it,
 # each at the same path in the guest (a library already there is kept).

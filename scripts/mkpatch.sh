@@ -32,6 +32,11 @@ prep_files=()
 for f in $(cat "${prep[@]}" /dev/null | sed -n 's#^+++ b/\([^[:space:]]*\).*#\1#p' | sort -u); do
 	prep_files+=("linux-source-6.1/$f")
 done
+# trace.c for the README commit, when no prep patch brought it.
+case " ${prep_files[*]} " in
+*" linux-source-6.1/kernel/trace/trace.c "*) ;;
+*) prep_files+=("linux-source-6.1/kernel/trace/trace.c") ;;
+esac
 tar -xJf "$TARBALL" -C "$repo" --strip-components=1 \
 	"linux-source-6.1/kernel/trace/trace_kprobe.c" \
 	"linux-source-6.1/kernel/trace/Kconfig" \
@@ -72,6 +77,16 @@ enabled trace files through one RCU pointer and takes no lock.  Removal
 unregisters the kprobes (all of them as one batch when clearing) before
 the trace event, whose files a running handler may be using, is freed." \
 	"${tracer[@]}"
+# The tracefs README's kprobe lines (our part of trace.c, spliced in by
+# prepare.sh over the prep-patched file): on their own, after the tracer.
+commit "tracing: Make the README describe the kprobe_events grammar" \
+"The README file of tracefs is where tools and test suites look for
+what kprobe_events takes: perf probe and ftracetest grep it for fetch
+types and syntax.  List exactly what the new tracer accepts, with the
+words later kernels use for the same features (char, symstr, %pd/%pD,
+BTF argument names, entry arguments in return probes), and the two it
+adds: wildcard places and \$duration in return probes." \
+	kernel/trace/trace.c
 commit "Documentation: tracing: Describe the kprobe_events interface" \
 "Document the syntax, output and errors of kprobe_events as implemented." \
 	"${docs[@]}"

@@ -64,7 +64,8 @@ trap 'rm -rf "$tmp"' EXIT
 # not apply fails loudly.
 prep_files=$(cat "$TOP"/kernel/trace/prep/*.patch 2>/dev/null |
 	sed -n 's#^+++ b/\([^[:space:]]*\).*#\1#p' | sort -u)
-for f in $prep_files; do
+# (trace.c too, for its README lines below, patched or not)
+for f in $prep_files kernel/trace/trace.c; do
 	[ -f "$vdir/orig/$f" ] && continue
 	mkdir -p "$(dirname "$vdir/orig/$f")"
 	cp "$src/$f" "$vdir/orig/$f"
@@ -81,6 +82,31 @@ for p in "$TOP"/kernel/trace/prep/*.patch; do
 	patch -s -p1 -d "$tmp/prep" --no-backup-if-mismatch < "$p" ||
 		die "prep patch ${p##*/} does not apply"
 done
+
+# The tracefs README (readme_msg[] in kernel/trace/trace.c) must describe
+# our grammar: our lines (kernel/trace/trace.c in the repo, without its
+# comment lines: "#" then a blank, or a lone "#"; its C preprocessor
+# lines are kept) replace the kernel's from its kprobe "place:" line
+# through its type list's last line, on the prep-patched file, before it
+# is installed.  Fails loudly when an anchor is gone or not unique.
+readme_first=$'\t"\\t    place: [<module>:]<symbol>[+<offset>]|<memaddr>\\n"'
+readme_last=$'\t"\\t           symstr, <type>\\\\[<array-size>\\\\]\\n"'
+f=kernel/trace/trace.c
+for a in "$readme_first" "$readme_last"; do
+	[ "$(grep -cxF -- "$a" "$tmp/prep/$f")" = 1 ] ||
+		die "README anchor '$a' not found once in $f"
+done
+RF=$readme_first RL=$readme_last awk -v ours="$TOP/$f" '
+	$0 == ENVIRON["RF"] {
+		while ((getline l < ours) > 0)
+			if (l !~ /^#([ \t]|$)/) print l
+		skip = 1
+	}
+	!skip { print }
+	skip && $0 == ENVIRON["RL"] { skip = 0 }
+' "$tmp/prep/$f" > "$tmp/readme"
+mv "$tmp/readme" "$tmp/prep/$f"
+
 (cd "$tmp/prep" && find . -type f) | while read -r f; do
 	install_if_changed "$tmp/prep/$f" "$src/$f"
 done
