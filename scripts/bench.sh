@@ -162,6 +162,9 @@ ROWS=(
 	"pmu      hit   -    perf_event_open(kprobe PMU, __x64_sys_getppid), counting"
 	"pmuret   hit   -    perf_event_open(kprobe PMU, __x64_sys_getppid, retprobe), counting"
 	"ftrace   ref   -    function tracer on the same function (reference)"
+	"rbase    rbase -    unprobed read() loop (1 byte of /dev/zero), per call"
+	"regread  rhit  1.00 p:b vfs_read file=%di count=%dx:u64"
+	"btfread  rhit  -    p:b vfs_read file count (BTF names, ours only: as regread)"
 	"add1     bulk  0.70 add @N@ probes, one per write"
 	"addall   bulk  0.70 add @N@ probes, one write"
 	"enable   bulk  0.70 enable @N@: echo 1 > events/GRP/enable"
@@ -174,14 +177,19 @@ ROWS=(
 
 # value VARIANT ROW KIND [BOOT]: the figure shown (empty if missing).
 #   base: instructions per call; hit/ref: per hit above the base loop;
+#   rbase, rhit: the same for the read() loop;
 #   bulk: milliseconds of guest time; mem: bytes per probe.
 value() {
 	local v=$1 row=$2 kind=$3 boot=${4:-1}
 	local val=${R[$v.$row.$boot]:-} n=${N[$v.$row.$boot]:-}
 	local bt=${R[$v.base.$boot]:-} bn=${N[$v.base.$boot]:-}
 	[ -n "$val" ] || return 0
+	if [ "$kind" = rhit ]; then
+		bt=${R[$v.rbase.$boot]:-} bn=${N[$v.rbase.$boot]:-}
+		kind=hit
+	fi
 	case $kind in
-	base) awk -v t="$val" -v n="$n" 'BEGIN { printf "%.1f", t / n }' ;;
+	base|rbase) awk -v t="$val" -v n="$n" 'BEGIN { printf "%.1f", t / n }' ;;
 	hit|ref)
 		[ -n "$bt" ] || return 0
 		awk -v t="$val" -v n="$n" -v bt="$bt" -v bn="$bn" \
@@ -193,7 +201,7 @@ value() {
 
 unit() {
 	case $1 in
-	base) echo "insns/call" ;; hit|ref) echo "insns/hit" ;;
+	base|rbase) echo "insns/call" ;; hit|rhit|ref) echo "insns/hit" ;;
 	bulk) echo "ms" ;; mem) echo "bytes/probe" ;;
 	esac
 }
@@ -212,12 +220,15 @@ missing=()
 		n=${N[upstream.$row.1]:-${N[linux.$row.1]:-}}
 		what=${what//@N@/$n}; what=${what//GLOB/$wild}; what=${what//@OFFS@/$offs}
 		[ "$row" = wild ] && what="$what ($n functions)"
-		[ -n "$u" ] || missing+=("upstream $row")
+		if [ -z "$u" ]; then
+			if [ -n "${NA[upstream.$row]:-}" ]; then u="n/a"; else missing+=("upstream $row"); fi
+		fi
 		if [ -z "$o" ]; then
 			if [ -n "${NA[linux.$row]:-}" ]; then o="n/a"; else missing+=("ours $row"); fi
 		fi
 		ratio= met=
-		if [ -n "$u" ] && [ -n "$o" ] && [ "$o" != n/a ] && [ "$kind" != base ]; then
+		if [ -n "$u" ] && [ -n "$o" ] && [ "$o" != n/a ] && [ "$u" != n/a ] &&
+		   [ "$kind" != base ] && [ "$kind" != rbase ]; then
 			ratio=$(awk -v o="$o" -v u="$u" \
 				'BEGIN { if (u > 0) printf(o / u < 0.095 ? "%.3f" : "%.2f", o / u) }')
 		fi
@@ -358,8 +369,11 @@ counts what the kernel waits for (grace periods, timers), which is intended.
 ## Results
 
 Per-hit rows: instructions per \`getppid()\` call above the unprobed loop
-(the \`base\` row), $calls calls; their ratio is of those overheads.  Bulk
-rows: guest milliseconds for the whole operation on $nbulk probes.
+(the \`base\` row), $calls calls; their ratio is of those overheads.  The
+regread and btfread rows are per \`read()\` of one byte of /dev/zero above
+that loop unprobed (\`rbase\`): BTF argument names (ours only) against
+the registers they stand for, which should cost the same.  Bulk rows:
+guest milliseconds for the whole operation on $nbulk probes.
 
 $(cat "$table")
 

@@ -187,8 +187,8 @@ static int tkp_define_fields(struct trace_event_call *call)
 					 FILTER_OTHER);
 	for (i = 0; i < ev->nargs && !ret; i++) {
 		a = &ev->args[i];
-		size = a->kind == TKP_K_STRING ? sizeof(u32) :
-						 a->size * (a->count ?: 1);
+		size = (a->kind == TKP_K_STRING ? sizeof(u32) : a->size) *
+		       (a->count ?: 1);
 		ret = trace_define_field(call, a->ftype, a->name, a->offset,
 					 size, tkp_types[a->type].sign,
 					 FILTER_OTHER);
@@ -207,40 +207,86 @@ static void tkp_print_value(struct trace_seq *s, const struct tkp_arg *a,
 	tkp_types[a->type].print(s, tkp_get(p, a->size), a->size);
 }
 
+/*
+ * A line of trace output must fit in a trace_seq's page: one that does
+ * not is lost, or shown without its newline.  An event of long strings
+ * and arrays can print more than that: from where its text starts, it
+ * gets a page less TKP_SEQ_PREFIX (for the context the core prints before
+ * it: task, CPU, flags, time) and TKP_SEQ_END (for the end of the line),
+ * and is cut, ending " ...".  A line that fits but not in what is left of
+ * the page (trace_pipe fills it with several) is printed again in the
+ * next, by the core.  @end is where the arguments must stop.
+ */
+#define TKP_SEQ_PREFIX	256
+#define TKP_SEQ_END	16
+
+static int tkp_seq_room(struct trace_seq *s, int end)
+{
+	return end - (int)trace_seq_used(s);
+}
+
+/*
+ * The string whose __data_loc word is at @loc_p.  Empty with no room in
+ * the record left for it (the record's strings are cut at TKP_MAX_RECORD:
+ * its offset says so); empty with room, a fault.
+ */
+static void tkp_print_str(struct trace_seq *s, const u8 *rec,
+			  const u8 *loc_p, int end)
+{
+	u32 loc = *(const u32 *)loc_p;
+
+	if (loc >> 16)
+		trace_seq_printf(s, "\"%.*s\"", max(tkp_seq_room(s, end) - 2, 0),
+				 (const char *)rec + (loc & 0xffff));
+	else if ((loc & 0xffff) >= TKP_MAX_RECORD)
+		trace_seq_puts(s, "\"\"");
+	else
+		trace_seq_puts(s, "(fault)");
+}
+
+/* One element of @a, the @j-th of its array. */
+static void tkp_print_elem(struct trace_seq *s, const struct tkp_arg *a,
+			   const u8 *rec, unsigned int j, int end)
+{
+	if (a->kind == TKP_K_STRING)
+		tkp_print_str(s, rec, rec + a->offset + sizeof(u32) * j, end);
+	else
+		tkp_print_value(s, a, rec + a->offset + a->size * j);
+}
+
 static void tkp_print_args(struct trace_seq *s, const struct tkp_event *ev,
-			   const u8 *rec)
+			   const u8 *rec, int end)
 {
 	u64 faults = ev->fault_off >= 0 ? *(u64 *)(rec + ev->fault_off) : 0;
 	const struct tkp_arg *a;
-	u32 loc;
 	int i, j;
 
 	for (i = 0; i < ev->nargs; i++) {
 		a = &ev->args[i];
+		if (tkp_seq_room(s, end) < TKP_MAX_ARG_NAME + 8)
+			goto cut;
 		trace_seq_printf(s, " %s=", a->name);
-		if (a->kind == TKP_K_STRING) {
-			loc = *(u32 *)(rec + a->offset);
-			if (loc >> 16)
-				trace_seq_printf(s, "\"%s\"",
-						 (const char *)rec + (loc & 0xffff));
-			else
-				trace_seq_puts(s, "(fault)");
-		} else if (a->fault_bit != 0xff &&
-			   (faults & BIT_ULL(a->fault_bit))) {
+		if (a->fault_bit != 0xff && (faults & BIT_ULL(a->fault_bit))) {
 			trace_seq_puts(s, "(fault)");
-		} else if (!a->count) {
-			tkp_print_value(s, a, rec + a->offset);
-		} else {
-			trace_seq_putc(s, '{');
-			for (j = 0; j < a->count; j++) {
-				if (j)
-					trace_seq_putc(s, ',');
-				tkp_print_value(s, a,
-						rec + a->offset + j * a->size);
-			}
-			trace_seq_putc(s, '}');
+			continue;
 		}
+		if (!a->count) {
+			tkp_print_elem(s, a, rec, 0, end);
+			continue;
+		}
+		trace_seq_putc(s, '{');
+		for (j = 0; j < a->count; j++) {
+			if (tkp_seq_room(s, end) < 32)
+				goto cut;
+			if (j)
+				trace_seq_putc(s, ',');
+			tkp_print_elem(s, a, rec, j, end);
+		}
+		trace_seq_putc(s, '}');
 	}
+	return;
+cut:
+	trace_seq_puts(s, " ...");
 }
 
 static enum print_line_t tkp_print(struct trace_iterator *iter, int flags,
@@ -250,6 +296,8 @@ static enum print_line_t tkp_print(struct trace_iterator *iter, int flags,
 		container_of(event, struct trace_event_call, event);
 	struct tkp_event *ev = call->data;
 	struct trace_seq *s = &iter->seq;
+	int end = trace_seq_used(s) + sizeof(s->buffer) - TKP_SEQ_PREFIX -
+		  TKP_SEQ_END;
 
 	trace_seq_printf(s, "%s: (", trace_event_name(call));
 	if (ev->is_return) {
@@ -264,7 +312,7 @@ static enum print_line_t tkp_print(struct trace_iterator *iter, int flags,
 		seq_print_ip_sym(s, rec->ip, flags | TRACE_ITER_SYM_OFFSET);
 	}
 	trace_seq_putc(s, ')');
-	tkp_print_args(s, ev, (const u8 *)iter->ent);
+	tkp_print_args(s, ev, (const u8 *)iter->ent, end);
 	trace_seq_putc(s, '\n');
 	return trace_handle_return(s);
 }
@@ -506,7 +554,12 @@ static int tkp_fmt(const struct tkp_event *ev, char *buf, int len)
 	for (i = 0; i < ev->nargs; i++) {
 		a = &ev->args[i];
 		TKP_FMT(" %s=", a->name);
-		if (!a->count) {
+		/*
+		 * A string array's first string: __get_str() reads the first
+		 * of its __data_loc words, and the format has no way to name
+		 * the others.  Trace output shows them all.
+		 */
+		if (!a->count || a->kind == TKP_K_STRING) {
 			TKP_FMT("%s", tkp_conv(a));
 			continue;
 		}
@@ -544,7 +597,6 @@ static char *tkp_build_fmt(const struct tkp_event *ev)
 /* The place of @spec as a probe, not yet attached to an event. */
 static struct tkp_probe *tkp_alloc_probe(const struct tkp_spec *spec)
 {
-	unsigned long base;
 	struct tkp_probe *tp;
 
 	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
@@ -559,14 +611,8 @@ static struct tkp_probe *tkp_alloc_probe(const struct tkp_spec *spec)
 	}
 
 	tp->offset = spec->offset;
-	if (!tp->symbol) {
+	if (!tp->symbol)
 		tp->place = spec->addr;
-	} else if (spec->offset < 0) {
-		/* kprobes takes no negative offset: give it the address. */
-		base = kallsyms_lookup_name(tp->symbol);
-		if (base)
-			tp->place = base + spec->offset;
-	}
 	tp->maxactive = spec->maxactive;
 	dyn_event_init(&tp->devent, &tkp_dyn_ops);
 	INIT_LIST_HEAD(&tp->sibling);
@@ -723,7 +769,7 @@ static bool tkp_same_field(const struct tkp_arg *a, const struct tkp_arg *b)
 	if (strcmp(a->name, b->name) || a->type != b->type)
 		return false;
 	if (a->kind == TKP_K_STRING)
-		return true;
+		return a->count == b->count;
 	return a->size == b->size && a->count == b->count &&
 	       a->bf_lshift == b->bf_lshift && a->bf_rshift == b->bf_rshift;
 }
@@ -1328,23 +1374,96 @@ static unsigned long tkp_hits(struct tkp_probe *tp)
 	return sum;
 }
 
+/* A place's misses by cause, summed over the CPUs. */
+struct tkp_misses {
+	unsigned long	core;		/* counted by the kprobes core */
+	unsigned long	reentered;
+	unsigned long	ret_refused;
+	unsigned long	no_instance;
+	unsigned long	idle;
+};
+
+static unsigned long tkp_sum_misses(struct tkp_probe *tp,
+				    struct tkp_misses *m)
+{
+	struct tkp_stat *st;
+	int cpu;
+
+	memset(m, 0, sizeof(*m));
+	m->core = tkp_place_missed(tp);
+	for_each_possible_cpu(cpu) {
+		st = per_cpu_ptr(tp->stat, cpu);
+		m->reentered += st->reentered;
+		m->ret_refused += st->ret_refused;
+		m->no_instance += st->no_instance;
+		m->idle += st->idle;
+	}
+	return m->core + m->reentered + m->ret_refused + m->no_instance +
+	       m->idle;
+}
+
+/*
+ * The third column is the kernel's "missed": hits not recorded because
+ * the probe was reentered (a hit while another was being recorded on the
+ * CPU; for a return probe, the return of a call made while recording)
+ * or because no return instance was free.  kprobe_misses has them apart.
+ */
 static int tkp_profile_show(struct seq_file *m, void *v)
 {
 	struct dyn_event *ev = v;
+	struct tkp_misses mi;
 	struct tkp_probe *tp;
-	unsigned long missed;
-	int cpu;
 
 	if (!is_tkp(ev))
 		return 0;
 	tp = to_tkp(ev);
-	missed = tkp_place_missed(tp);
-	for_each_possible_cpu(cpu)
-		missed += per_cpu_ptr(tp->stat, cpu)->miss;
 	seq_printf(m, "  %-44s %15lu %15lu\n", tkp_event(tp), tkp_hits(tp),
-		   missed);
+		   tkp_sum_misses(tp, &mi));
 	return 0;
 }
+
+/*
+ * kprobe_misses: a place's misses by cause, a header line first (so its
+ * own seq start: the list head stands for the header).
+ */
+static void *tkp_misses_start(struct seq_file *m, loff_t *pos)
+{
+	mutex_lock(&event_mutex);
+	return seq_list_start_head(&dyn_event_list, *pos);
+}
+
+static void *tkp_misses_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return seq_list_next(v, &dyn_event_list, pos);
+}
+
+static int tkp_misses_show(struct seq_file *m, void *v)
+{
+	struct tkp_misses mi;
+	struct tkp_probe *tp;
+
+	if (v == &dyn_event_list) {
+		seq_printf(m, "# %-44s %11s %11s %11s %11s %11s\n", "event",
+			   "kprobes", "reentered", "ret_refused",
+			   "no_instance", "idle");
+		return 0;
+	}
+	if (!is_tkp(v))
+		return 0;
+	tp = to_tkp(v);
+	tkp_sum_misses(tp, &mi);
+	seq_printf(m, "  %-44s %11lu %11lu %11lu %11lu %11lu\n",
+		   tkp_event(tp), mi.core, mi.reentered, mi.ret_refused,
+		   mi.no_instance, mi.idle);
+	return 0;
+}
+
+static const struct seq_operations tkp_misses_seq_ops = {
+	.start	= tkp_misses_start,
+	.next	= tkp_misses_next,
+	.stop	= dyn_event_seq_stop,
+	.show	= tkp_misses_show,
+};
 
 static const struct seq_operations tkp_profile_seq_ops = {
 	.start	= dyn_event_seq_start,
@@ -1360,7 +1479,7 @@ static int tkp_profile_open(struct inode *inode, struct file *file)
 	ret = security_locked_down(LOCKDOWN_TRACEFS);
 	if (ret)
 		return ret;
-	return seq_open(file, &tkp_profile_seq_ops);
+	return seq_open(file, inode->i_private ?: &tkp_profile_seq_ops);
 }
 
 static const struct file_operations tkp_profile_fops = {
@@ -1817,6 +1936,8 @@ static __init int tkp_init_files(void)
 			  &tkp_events_fops);
 	trace_create_file("kprobe_profile", TRACE_MODE_READ, NULL, NULL,
 			  &tkp_profile_fops);
+	trace_create_file("kprobe_misses", TRACE_MODE_READ, NULL,
+			  (void *)&tkp_misses_seq_ops, &tkp_profile_fops);
 	return 0;
 }
 fs_initcall(tkp_init_files);

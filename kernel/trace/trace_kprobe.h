@@ -25,6 +25,7 @@
 #include <linux/ftrace.h>
 #include <linux/hashtable.h>
 #include <linux/irq_work.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/rethook.h>
 #include <linux/trace_events.h>
@@ -47,12 +48,16 @@
  * buffer of this size first, so that one exact-size record can be
  * reserved per trace instance; a ring-buffer record is smaller anyway.
  */
-#define TKP_SCRATCH_SIZE	4096
 /*
  * A record must fit in a ring-buffer page (about 4 KiB less headers):
  * strings are cut short rather than losing the whole record.
  */
 #define TKP_MAX_RECORD		4000
+/*
+ * Past the record's room, the buffer has room for one symbol as
+ * sprint_symbol() writes it (symstr), cut to size as it is copied in.
+ */
+#define TKP_SCRATCH_SIZE	ALIGN(TKP_MAX_RECORD + KSYM_SYMBOL_LEN, 64)
 /* Fixed-size argument fields may take at most this much of it. */
 #define TKP_MAX_FIXED		2048
 /* A string a return probe takes at entry ($argN) keeps this much. */
@@ -177,6 +182,16 @@ enum tkp_err {
 	TKP_ERR_ARRAY_TOO_BIG,
 	TKP_ERR_ARRAY_NOT_MEM,
 	TKP_ERR_ARGS_TOO_BIG,
+	TKP_ERR_BAD_TYPE_ARRAY,
+	TKP_ERR_ENTRY_STR_ARRAY,
+	/* Names and types from BTF (trace_kprobe_btf.c) */
+	TKP_ERR_NO_BTF,
+	TKP_ERR_NOFENTRY_ARGS,
+	TKP_ERR_BAD_VAR_ARGS,
+	TKP_ERR_DOUBLE_ARGS,
+	/* Messages made for the line, naming what exists: see tkp_btf_fail() */
+	TKP_ERR_BTF_MSG,
+	TKP_ERR_BTF_MSG_LAST = TKP_ERR_BTF_MSG + 16,
 };
 
 /* tkp_arg.reg_off and .src_off when the source is not one register. */
@@ -220,6 +235,10 @@ enum tkp_type_id {
 	TKP_T_BITFIELD,		/* bW@O/S */
 	TKP_T_STRING,
 	TKP_T_USTRING,
+	TKP_T_CHAR,		/* one byte, shown as a character */
+	TKP_T_SYMSTR,		/* an address as a "sym+off/size" string */
+	TKP_T_PD,		/* %pd: a dentry's name */
+	TKP_T_PFILE,		/* %pD: the name of a file's dentry */
 	TKP_NR_TYPES
 };
 
@@ -230,6 +249,7 @@ struct tkp_type {
 	bool		sign;		/* a signed field, for filters */
 	bool		user;		/* the string is in user memory */
 	const char	*conv[2];	/* print fmt: up to 4 bytes, 8 bytes */
+	const char	*ftype;		/* C type in the format file, if fixed */
 	/* One element of a non-string field as trace output shows it. */
 	void		(*print)(struct trace_seq *s, u64 v, unsigned int size);
 };
@@ -246,6 +266,8 @@ enum tkp_op {
 	TKP_OP_MSTR,		/* string in memory, through dereferences */
 	TKP_OP_STR,		/* $comm, or an immediate string */
 	TKP_OP_ENTRY,		/* taken at entry by a return probe */
+	TKP_OP_SYMSTR,		/* symstr: the symbol of a value */
+	TKP_OP_STRARRAY,	/* string[N]: N pointers, N strings */
 };
 
 /*
@@ -256,7 +278,7 @@ enum tkp_op {
  */
 struct tkp_arg {
 	char		name[TKP_MAX_ARG_NAME];
-	char		ftype[20];	/* C type in the format file */
+	char		ftype[24];	/* C type in the format file */
 	char		*text;		/* as written after "NAME=" */
 	char		*imm;		/* TKP_SRC_IMMSTR */
 	u8		src;		/* enum tkp_src */
@@ -303,6 +325,15 @@ struct tkp_spec {
 	int		err_off;
 	enum tkp_err	err;
 	unsigned int	cands;		/* functions a symbol names */
+	/* The function's BTF, while the line is parsed: trace_kprobe_btf.c */
+	struct tkp_btf	*btf;
+};
+
+/* Where an argument's words are, for error positions. */
+struct tkp_argctx {
+	struct tkp_spec	*spec;
+	int		word;	/* argv index, for error positions */
+	const char	*w;	/* the whole word */
 };
 
 /*
@@ -321,6 +352,8 @@ struct tkp_files {
  * on it.  Found by address from the ftrace callback, under RCU.  While
  * ftrace's filter still holds the address but no place is armed the
  * site stays, empty; tkp_fentry_sync() brings the filter up to date.
+ * While kprobes are disarmed through debugfs (kprobes/enabled), a site
+ * with armed places stays too, out of both filters.
  */
 struct tkp_site {
 	struct hlist_node		hnode;		/* in tkp_sites */
@@ -428,10 +461,19 @@ struct tkp_kp {
 	unsigned long			ip;	/* as tkp_hook.ip */
 };
 
-/* Hits and misses of one place, per CPU: the columns of kprobe_profile. */
+/*
+ * Hits and misses of one place, per CPU.  kprobe_profile shows the hits
+ * and the sum of the misses, which are those the kernel counts for a
+ * kprobe (reentered) or kretprobe (no free instance); kprobe_misses
+ * shows them one by one.  32 bits are plenty for a miss count, and keep
+ * the struct at 24 bytes per CPU.
+ */
 struct tkp_stat {
 	unsigned long			hit;
-	unsigned long			miss;
+	u32				reentered;	/* a recording was on */
+	u32				ret_refused;	/* ... when it returned */
+	u32				no_instance;	/* return pool empty */
+	u32				idle;		/* return in idle */
 };
 
 /*
@@ -578,6 +620,84 @@ int tkp_parse(int argc, const char **argv, struct tkp_spec *spec);
 void tkp_free_args(struct tkp_arg *args, int nargs);
 bool tkp_symbol_ok(const char *sym);
 bool tkp_arg_partial_ok(const struct tkp_arg *a);
+
+/*
+ * trace_kprobe_btf.c: argument names, members and types from BTF, at a
+ * function's entry (and for return probes, taken there).  Used by the
+ * parser only, at definition time; what they make is a plain struct
+ * tkp_arg ($argN and dereferences), fetched as any other.
+ */
+#ifdef CONFIG_DEBUG_INFO_BTF
+struct btf;
+
+int tkp_btf_fetch(struct tkp_argctx *c, const char *b, size_t len,
+		  struct tkp_arg *a);
+int tkp_btf_var(struct tkp_argctx *c, const char *b, size_t len,
+		const char *arrow, struct tkp_arg *a);
+int tkp_btf_type(struct tkp_argctx *c, struct tkp_arg *a, const char *type);
+int tkp_btf_star(struct tkp_spec *spec, int argc, const char **argv,
+		 int *word);
+const char *tkp_btf_star_word(struct tkp_spec *spec, int k, char *buf,
+			      size_t size);
+bool tkp_btf_auto_name(const char *w, char *name, size_t size);
+void tkp_btf_release(struct tkp_spec *spec);
+/* kernel/bpf/btf.c, made visible by prep patch 0007 */
+s32 bpf_find_btf_id(const char *name, u32 kind, struct btf **btf_p);
+#else
+/* Without BTF, a name is refused as such; $argN and $retval stay untyped. */
+static inline int tkp_btf_fetch(struct tkp_argctx *c, const char *b,
+				size_t len, struct tkp_arg *a)
+{
+	c->spec->err_word = c->word;
+	c->spec->err_off = b - c->w;
+	c->spec->err = TKP_ERR_NO_BTF;
+	return -EINVAL;
+}
+
+static inline int tkp_btf_var(struct tkp_argctx *c, const char *b,
+			      size_t len, const char *arrow, struct tkp_arg *a)
+{
+	return arrow ? tkp_btf_fetch(c, arrow, 0, a) : 0;
+}
+
+static inline int tkp_btf_type(struct tkp_argctx *c, struct tkp_arg *a,
+			       const char *type)
+{
+	return 0;
+}
+
+static inline int tkp_btf_star(struct tkp_spec *spec, int argc,
+			       const char **argv, int *word)
+{
+	int i;
+
+	*word = 0;
+	for (i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "$arg*"))
+			continue;
+		spec->err_word = i;
+		spec->err_off = 0;
+		spec->err = TKP_ERR_NO_BTF;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static inline const char *tkp_btf_star_word(struct tkp_spec *spec, int k,
+					    char *buf, size_t size)
+{
+	return NULL;
+}
+
+static inline bool tkp_btf_auto_name(const char *w, char *name, size_t size)
+{
+	return false;
+}
+
+static inline void tkp_btf_release(struct tkp_spec *spec)
+{
+}
+#endif
 
 /* trace_kprobe_hit.c */
 #ifdef CONFIG_KPROBE_EVENTS_FENTRY

@@ -37,6 +37,22 @@
  */
 #define TKP_SLOTS	(TRACE_CTX_TRANSITION + 1)
 static void __percpu *tkp_scratch;
+
+static nokprobe_inline u8 *tkp_scratch_of(unsigned int slot)
+{
+	return this_cpu_ptr(tkp_scratch) + slot * TKP_SCRATCH_SIZE;
+}
+
+/*
+ * Room for one symbol as sprint_symbol() writes it, for a hit holding
+ * the recursion bit of its context: past the record's room in that
+ * context's staging buffer, whose record part may be in use.
+ */
+static nokprobe_inline char *tkp_symbuf(void)
+{
+	return tkp_scratch_of(TRACE_CTX_NORMAL - interrupt_context_level()) +
+	       TKP_MAX_RECORD;
+}
 /*
  * The entry time (trace_clock_local()) of the return being recorded on
  * this CPU, for $duration; saved and restored around each return handler,
@@ -362,6 +378,61 @@ static nokprobe_inline int tkp_fetch_mstr(const struct tkp_arg *a,
 	return tkp_kstrncpy(dst, addr, room);
 }
 
+/*
+ * symstr (TKP_OP_SYMSTR): the value as "sym+off/size [mod]", likewise.
+ * kallsyms' lookups take no lock: fine in any context.
+ */
+static nokprobe_inline int tkp_fetch_symstr(const struct tkp_arg *a,
+					    struct pt_regs *regs, char *dst,
+					    int room)
+{
+	unsigned long v;
+	char *sym;
+	int len;
+
+	if (room <= 0 || !tkp_walk(a, regs, &v))
+		return 0;
+	if (a->ndrf && !tkp_load(&v, v, sizeof(v), a->last_user))
+		return 0;
+	sym = tkp_symbuf();
+	len = min(sprint_symbol(sym, v) + 1, room);
+	memcpy(dst, sym, len);
+	dst[len - 1] = '\0';
+	return len;
+}
+
+/*
+ * string[N] and ustring[N] (TKP_OP_STRARRAY): N pointers at the address
+ * the argument gives, each to a string, which go into the record at @pos
+ * on; their __data_loc words into @field.  Returns the bytes they take.
+ */
+static noinline unsigned int tkp_fetch_strarray(const struct tkp_arg *a,
+						struct pt_regs *regs, u8 *buf,
+						u8 *field, unsigned int pos,
+						unsigned int hdr)
+{
+	bool user = tkp_types[a->type].user;
+	unsigned int i, start = pos;
+	unsigned long base, p;
+	bool ok;
+	int len;
+
+	ok = tkp_walk(a, regs, &base);
+	for (i = 0; i < a->count; i++, pos += len) {
+		len = 0;
+		if (ok && pos < TKP_MAX_RECORD &&
+		    tkp_load(&p, base + i * sizeof(p), sizeof(p), a->last_user))
+			len = tkp_is_user(p, user) ?
+			      tkp_ustrncpy(buf + pos - hdr, p,
+					   TKP_MAX_RECORD - pos) :
+			      tkp_kstrncpy(buf + pos - hdr, p,
+					   TKP_MAX_RECORD - pos);
+		((u32 *)field)[i] = len << 16 | pos;
+	}
+	return pos - start;
+}
+NOKPROBE_SYMBOL(tkp_fetch_strarray);
+
 /* $comm or an immediate string (TKP_OP_STR), likewise. */
 static nokprobe_inline int tkp_fetch_cstr(const struct tkp_arg *a, char *dst,
 					  int room)
@@ -382,6 +453,8 @@ static nokprobe_inline int tkp_fetch_string(const struct tkp_arg *a,
 {
 	if (a->src == TKP_SRC_COMM || a->src == TKP_SRC_IMMSTR)
 		return tkp_fetch_cstr(a, dst, room);
+	if (a->type == TKP_T_SYMSTR)
+		return tkp_fetch_symstr(a, regs, dst, room);
 	return room > 0 ? tkp_fetch_mstr(a, regs, dst, room) : 0;
 }
 
@@ -484,6 +557,16 @@ static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_event *ev,
 			if (pos < TKP_MAX_RECORD)
 				len = tkp_fetch_mstr(a, regs, buf + pos - hdr,
 						     TKP_MAX_RECORD - pos);
+			break;
+		case TKP_OP_STRARRAY:
+			pos += tkp_fetch_strarray(a, regs, buf, field, pos,
+						  hdr);
+			continue;
+		case TKP_OP_SYMSTR:
+			len = 0;
+			if (pos < TKP_MAX_RECORD)
+				len = tkp_fetch_symstr(a, regs, buf + pos - hdr,
+						       TKP_MAX_RECORD - pos);
 			break;
 		default:
 			len = tkp_fetch_cstr(a, buf + pos - hdr,
@@ -713,11 +796,6 @@ static nokprobe_inline void tkp_record_fast(struct tkp_event *ev,
 	trace_buffer_unlock_commit_nostack(buffer, event);
 }
 
-static nokprobe_inline u8 *tkp_scratch_of(unsigned int slot)
-{
-	return this_cpu_ptr(tkp_scratch) + slot * TKP_SCRATCH_SIZE;
-}
-
 /*
  * The arguments of a record with strings, whose size is known only once
  * they are fetched, into staging buffer @buf; returns the size of the
@@ -911,10 +989,9 @@ static nokprobe_inline bool tkp_recording_below(void)
  * transition bit to a call nested in a recording: refused here, as
  * tkp_recursion_lock() refuses it.  Returns the bit, or -1 for a miss.
  */
-static nokprobe_inline int tkp_kprobe_lock(struct kprobe *kp, bool *release)
+static nokprobe_inline int tkp_kprobe_lock(struct kprobe *kp)
 {
-	*release = !kprobe_ftrace(kp);
-	if (*release)
+	if (!kprobe_ftrace(kp))
 		return tkp_recursion_lock();
 	if (trace_recursion_test(TRACE_FTRACE_START + TRACE_CTX_TRANSITION))
 		return -1;
@@ -933,7 +1010,7 @@ static nokprobe_inline int tkp_emit_locked(struct tkp_probe *tp,
 
 	bit = tkp_recursion_lock();
 	if (unlikely(bit < 0)) {
-		raw_cpu_inc(tp->stat->miss);
+		raw_cpu_inc(tp->stat->ret_refused);
 		return 0;
 	}
 	ret = __tkp_emit(tp, regs, a, b, bit - TRACE_FTRACE_START, false);
@@ -946,17 +1023,17 @@ static nokprobe_inline int tkp_emit_locked(struct tkp_probe *tp,
  * gives it; -1, the miss counted, when the hit is one a recording made.
  */
 static nokprobe_inline int tkp_kprobe_enter(struct tkp_probe *tp,
-					    struct kprobe *kp, bool *release)
+					    struct kprobe *kp)
 {
 	int bit;
 
 	if (unlikely(!kprobe_ftrace(kp) && tkp_recording_below()))
 		goto miss;
-	bit = tkp_kprobe_lock(kp, release);
+	bit = tkp_kprobe_lock(kp);
 	if (likely(bit >= 0))
 		return bit;
 miss:
-	raw_cpu_inc(tp->stat->miss);
+	raw_cpu_inc(tp->stat->reentered);
 	return -1;
 }
 
@@ -964,14 +1041,13 @@ int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct tkp_kp *k = container_of(kp, struct tkp_kp, rp.kp);
 	struct tkp_probe *tp = k->tp;
-	bool release;
 	int bit, ret;
 
-	bit = tkp_kprobe_enter(tp, kp, &release);
+	bit = tkp_kprobe_enter(tp, kp);
 	if (unlikely(bit < 0))
 		return 0;
 	ret = __tkp_emit(tp, regs, k->ip, 0, bit - TRACE_FTRACE_START, false);
-	if (release)
+	if (!kprobe_ftrace(kp))
 		tkp_recursion_unlock(bit);
 	if (!ret)
 		return 0;
@@ -989,19 +1065,18 @@ int tkp_return_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 	struct tkp_probe *tp;
-	bool release;
 	int bit;
 
 	*(u64 *)ri->data = trace_clock_local();
 	if (!rp)
 		return 0;
 	tp = container_of(rp, struct tkp_kp, rp)->tp;
-	bit = tkp_kprobe_enter(tp, &rp->kp, &release);
+	bit = tkp_kprobe_enter(tp, &rp->kp);
 	if (bit < 0)
 		return 1;
 	if (tp->entry_size)
 		tkp_entry_capture(tp, regs, ri->data + sizeof(u64));
-	if (release)
+	if (!kprobe_ftrace(&rp->kp))
 		tkp_recursion_unlock(bit);
 	return 0;
 }
@@ -1104,7 +1179,7 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
 	/* RCU watches: tkp_fentry_common() hooks no return in idle. */
 	node = __rethook_try_get(pool->rh);
 	if (unlikely(!node)) {
-		raw_cpu_inc(tp->stat->miss);
+		raw_cpu_inc(tp->stat->no_instance);
 		atomic_inc(&pool->lost);
 		/* The next entry takes the slow way, and tells. */
 		WRITE_ONCE(pool->grow_at, 0);
@@ -1165,7 +1240,7 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 	list_for_each_entry_rcu(hk, &site->probes, site_link) {
 		tp = hk->tp;
 		if (idle && tp->ev->is_return) {
-			raw_cpu_inc(tp->stat->miss);
+			raw_cpu_inc(tp->stat->idle);
 			continue;
 		}
 		if (tp->ev->is_return && likely(!tp->entry_size)) {
@@ -1177,7 +1252,7 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 		if (bit == TKP_BIT_UNTRIED)
 			bit = tkp_recursion_lock();
 		if (unlikely(bit < 0)) {
-			raw_cpu_inc(tp->stat->miss);
+			raw_cpu_inc(tp->stat->reentered);
 			continue;
 		}
 		if (tp->ev->is_return) {

@@ -10,6 +10,8 @@
  */
 #define pr_fmt(fmt)	"trace_kprobe: " fmt
 
+#include <linux/dcache.h>
+#include <linux/fs.h>
 #include <linux/kallsyms.h>
 #include <linux/ptrace.h>
 #include <linux/slab.h>
@@ -77,6 +79,16 @@ const char *tkp_err_text[] = {
 	[TKP_ERR_ARRAY_TOO_BIG]	  = "Array number is too big",
 	[TKP_ERR_ARRAY_NOT_MEM]	  = "Array is available only for memory fetches",
 	[TKP_ERR_ARGS_TOO_BIG]	  = "Event too big (too many fields?)",
+	[TKP_ERR_BAD_TYPE_ARRAY]  = "This type has no arrays",
+	[TKP_ERR_ENTRY_STR_ARRAY] = "String arrays are not taken at function entry",
+	[TKP_ERR_NO_BTF] =
+		"Argument names need BTF (CONFIG_DEBUG_INFO_BTF): none in this kernel",
+	[TKP_ERR_NOFENTRY_ARGS] =
+		"Argument names and $arg* are only for a function's entry or return: not at an offset, an address or a wildcard",
+	[TKP_ERR_BAD_VAR_ARGS]	  = "$arg* stands alone: no name, type or dereference",
+	[TKP_ERR_DOUBLE_ARGS]	  = "$arg* can be used only once",
+	/* Filled in by trace_kprobe_btf.c before use. */
+	[TKP_ERR_BTF_MSG ... TKP_ERR_BTF_MSG_LAST] = "",
 };
 
 /* ---------------------------------------------------------------------
@@ -285,25 +297,28 @@ static int tkp_parse_place(const char *w, struct tkp_spec *spec)
 		return tkp_fail(spec, 1, 0, TKP_ERR_BAD_PROBE_ADDR);
 
 	if (sign) {
+		/* As the kernel's: a place is at or after its symbol. */
+		if (*sign == '-')
+			return tkp_fail(spec, 1, 0, TKP_ERR_BAD_PROBE_ADDR);
 		if (!isdigit(sign[1]) ||
 		    !tkp_num(sign + 1, w + wlen - sign - 1, false, &offs) ||
 		    offs < 0 || offs > INT_MAX)
 			return tkp_fail(spec, 1, 0, TKP_ERR_BAD_PROBE_ADDR);
-		spec->offset = *sign == '-' ? -offs : offs;
+		spec->offset = offs;
 	}
-	if (spec->is_return && spec->offset)
+	/*
+	 * A return probe is on a function's entry, however written: SYM+4
+	 * past an endbr64, or _text+OFFS as perf probe writes one.  A symbol
+	 * not there yet (a module to come) is judged when it is placed.
+	 */
+	if (spec->is_return && spec->offset &&
+	    kprobe_on_func_entry(NULL, spec->symbol, spec->offset) == -EINVAL)
 		return tkp_fail(spec, 1, 0, TKP_ERR_BAD_RETPROBE);
 	/* A pattern names function entries: no offset. */
 	if (spec->offset && strpbrk(spec->symbol, "*?["))
 		return tkp_fail(spec, 1, len, TKP_ERR_BAD_PROBE_ADDR);
 	return 0;
 }
-
-struct tkp_argctx {
-	struct tkp_spec	*spec;
-	int		word;	/* argv index, for error positions */
-	const char	*w;	/* the whole word */
-};
 
 static int tkp_arg_fail(struct tkp_argctx *c, const char *at, enum tkp_err e)
 {
@@ -343,12 +358,16 @@ static int tkp_parse_mem(struct tkp_argctx *c, const char *b, size_t len,
 	return 0;
 }
 
-/* "$stackN", "$stack", "$retval", "$comm", "$argN". */
+/*
+ * "$stackN", "$stack", "$retval", "$comm", "$argN"; "$argN->member" and
+ * "$retval->member" through BTF.
+ */
 static int tkp_parse_var(struct tkp_argctx *c, const char *b, size_t len,
 			 struct tkp_arg *a)
 {
+	const char *arrow = strnstr(b, "->", len);
 	const char *v = b + 1;
-	size_t vlen = len - 1;
+	size_t vlen = (arrow ? arrow - b : len) - 1;
 	long n;
 
 	if (vlen == 6 && !strncmp(v, "retval", 6)) {
@@ -369,6 +388,9 @@ static int tkp_parse_var(struct tkp_argctx *c, const char *b, size_t len,
 			return tkp_arg_fail(c, b, TKP_ERR_BAD_STACK_NUM);
 		a->src = TKP_SRC_STACK;
 		a->param = n;
+	} else if (vlen == 4 && !strncmp(v, "arg*", 4)) {
+		/* Alone, it is every argument: see tkp_parse(). */
+		return tkp_arg_fail(c, b, TKP_ERR_BAD_VAR_ARGS);
 	} else if (vlen > 3 && !strncmp(v, "arg", 3)) {
 		if (!isdigit(v[3]) || !tkp_num(v + 3, vlen - 3, false, &n) ||
 		    n < 1 || n > TKP_MAX_ARGS)
@@ -386,7 +408,8 @@ static int tkp_parse_var(struct tkp_argctx *c, const char *b, size_t len,
 	} else {
 		return tkp_arg_fail(c, b, TKP_ERR_BAD_VAR);
 	}
-	return 0;
+	/* Typed from BTF where it knows the function; "->" needs it. */
+	return tkp_btf_var(c, b, len, arrow, a);
 }
 
 /* "\IMM" or "\"STRING\"". */
@@ -443,6 +466,9 @@ static int tkp_parse_fetch(struct tkp_argctx *c, const char *b, size_t len,
 	case '-':
 		break;
 	default:
+		/* A name: an argument of the function, from BTF. */
+		if (isalpha(b[0]) || b[0] == '_')
+			return tkp_btf_fetch(c, b, len, a);
 		return tkp_arg_fail(c, b, TKP_ERR_BAD_FETCH_ARG);
 	}
 
@@ -495,6 +521,11 @@ static void tkp_print_sym(struct trace_seq *s, u64 v, unsigned int size)
 	trace_seq_printf(s, "%pS", (void *)(unsigned long)v);
 }
 
+static void tkp_print_char(struct trace_seq *s, u64 v, unsigned int size)
+{
+	trace_seq_printf(s, "'%c'", (char)v);
+}
+
 #define TKP_STR_CONV	{ "\\\"%s\\\"", "\\\"%s\\\"" }
 
 const struct tkp_type tkp_types[TKP_NR_TYPES] = {
@@ -525,7 +556,43 @@ const struct tkp_type tkp_types[TKP_NR_TYPES] = {
 		.name = "ustring", .kind = TKP_K_STRING, .user = true,
 		.conv = TKP_STR_CONV,
 	},
+	/*
+	 * The print fmt shows a char in hexadecimal: libtraceevent (perf,
+	 * trace-cmd) has no %c and would shift every later argument.
+	 */
+	[TKP_T_CHAR] = {
+		.name = "char", .kind = TKP_K_U, .size = 1,
+		.conv = { "0x%x", "0x%x" }, .ftype = "char",
+		.print = tkp_print_char,
+	},
+	/* Strings made at the hit from a value; see tkp_parse_type(). */
+	[TKP_T_SYMSTR] = {
+		.name = "symstr", .kind = TKP_K_STRING, .conv = TKP_STR_CONV,
+	},
+	[TKP_T_PD] = {
+		.name = "%pd", .kind = TKP_K_STRING, .conv = TKP_STR_CONV,
+	},
+	[TKP_T_PFILE] = {
+		.name = "%pD", .kind = TKP_K_STRING, .conv = TKP_STR_CONV,
+	},
 };
+
+/*
+ * %pd and %pD are strings at the end of a path of pointers from the
+ * value: the dentry's name, or the name of the dentry of the file.  They
+ * are those dereferences, added to the argument's own; @a's last one, if
+ * any, now reads the pointer.  False if that is too many.
+ */
+static bool tkp_name_derefs(struct tkp_arg *a, bool file)
+{
+	if (a->ndrf + 2 + file > TKP_MAX_DEREF)
+		return false;
+	if (file)
+		a->drf[a->ndrf++] = offsetof(struct file, f_path.dentry);
+	a->drf[a->ndrf++] = offsetof(struct dentry, d_name.name);
+	a->drf[a->ndrf++] = 0;
+	return true;
+}
 
 /* Give @a type @id; @size in bytes, or 0 for the type's own. */
 static void tkp_set_type(struct tkp_arg *a, enum tkp_type_id id,
@@ -612,8 +679,16 @@ static int tkp_parse_type(struct tkp_argctx *c, const char *t, size_t len,
 			return tkp_arg_fail(c, t, TKP_ERR_BAD_STRING);
 		a->user |= BIT(a->ndrf - 1);
 	}
-	if (a->kind == TKP_K_STRING && br)
-		return tkp_arg_fail(c, br, TKP_ERR_BAD_ARRAY_SUFFIX);
+	/*
+	 * string[N] and ustring[N] read N pointers at the address, and a
+	 * string at each: "+0(%di):string[1]" is "+0(+0(%di)):string".
+	 * Strings made from a value come one at a time.
+	 */
+	if (br && (id == TKP_T_SYMSTR || id == TKP_T_PD || id == TKP_T_PFILE))
+		return tkp_arg_fail(c, br, TKP_ERR_BAD_TYPE_ARRAY);
+	if ((id == TKP_T_PD || id == TKP_T_PFILE) &&
+	    !tkp_name_derefs(a, id == TKP_T_PFILE))
+		return tkp_arg_fail(c, t, TKP_ERR_TOO_MANY_OPS);
 	return 0;
 }
 
@@ -671,7 +746,8 @@ static int tkp_parse_arg(struct tkp_spec *spec, int word, const char *w,
 	} else if (!strcmp(w, "$duration") || !strncmp(w, "$duration:", 10)) {
 		/* So that "hist:...:vals=duration" works without a name. */
 		strscpy(a->name, "duration", sizeof(a->name));
-	} else {
+	} else if (!tkp_btf_auto_name(w, a->name, sizeof(a->name))) {
+		/* (a BTF name or member names its field itself) */
 		snprintf(a->name, sizeof(a->name), "arg%d", idx + 1);
 	}
 	for (i = 0; i < idx; i++)
@@ -703,6 +779,10 @@ static int tkp_parse_arg(struct tkp_spec *spec, int word, const char *w,
 		tkp_set_type(a, TKP_T_U, sizeof(u64));
 	else
 		tkp_set_type(a, TKP_T_X, sizeof(long));
+	/* A name, or $argN or $retval, has the type BTF gives it. */
+	ret = tkp_btf_type(&c, a, sep ? sep + 1 : NULL);
+	if (ret)
+		return ret;
 	if (sep) {
 		ret = tkp_parse_type(&c, sep + 1, strlen(sep + 1), a);
 		if (ret)
@@ -710,13 +790,16 @@ static int tkp_parse_arg(struct tkp_spec *spec, int word, const char *w,
 	}
 
 	if ((a->src == TKP_SRC_COMM || a->src == TKP_SRC_IMMSTR) &&
-	    a->kind != TKP_K_STRING)
+	    a->type != TKP_T_STRING)
 		return tkp_arg_fail(&c, sep + 1, TKP_ERR_BAD_TYPE);
-	if (a->kind == TKP_K_STRING && !a->ndrf &&
+	if (a->kind == TKP_K_STRING && !a->ndrf && a->type != TKP_T_SYMSTR &&
 	    a->src != TKP_SRC_COMM && a->src != TKP_SRC_IMMSTR)
 		return tkp_arg_fail(&c, sep + 1, TKP_ERR_BAD_STRING);
 	if (a->count && !a->ndrf)
 		return tkp_arg_fail(&c, sep + 1, TKP_ERR_ARRAY_NOT_MEM);
+	/* An entry keeps one string per argument for its return. */
+	if (a->at_entry && a->kind == TKP_K_STRING && a->count)
+		return tkp_arg_fail(&c, sep + 1, TKP_ERR_ENTRY_STR_ARRAY);
 	return 0;
 }
 
@@ -739,14 +822,23 @@ void tkp_free_args(struct tkp_arg *args, int nargs)
  */
 static void tkp_set_ftype(struct tkp_arg *a)
 {
+	const char *fixed = tkp_types[a->type].ftype;
 	int n;
 
+	/*
+	 * A string array too: its N __data_loc words make a field of N * 4
+	 * bytes.  libtraceevent cannot parse a "char[][N]" type, and reads
+	 * this one as its first string.
+	 */
 	if (a->kind == TKP_K_STRING) {
 		strscpy(a->ftype, "__data_loc char[]", sizeof(a->ftype));
 		return;
 	}
-	n = snprintf(a->ftype, sizeof(a->ftype), "%c%d",
-		     tkp_types[a->type].sign ? 's' : 'u', a->size * 8);
+	if (fixed)
+		n = strscpy(a->ftype, fixed, sizeof(a->ftype));
+	else
+		n = snprintf(a->ftype, sizeof(a->ftype), "%c%d",
+			     tkp_types[a->type].sign ? 's' : 'u', a->size * 8);
 	if (a->count)
 		snprintf(a->ftype + n, sizeof(a->ftype) - n, "[%d]", a->count);
 }
@@ -815,6 +907,10 @@ static u8 tkp_op(const struct tkp_arg *a)
 		return TKP_OP_VALUE;
 	if (a->src == TKP_SRC_COMM || a->src == TKP_SRC_IMMSTR)
 		return TKP_OP_STR;
+	if (a->type == TKP_T_SYMSTR)
+		return TKP_OP_SYMSTR;
+	if (a->count)
+		return TKP_OP_STRARRAY;
 	return TKP_OP_MSTR;
 }
 
@@ -842,8 +938,8 @@ static bool tkp_layout(struct tkp_arg *args, int nargs, unsigned int hdr,
 		args[i].last_user = args[i].ndrf &&
 				    (args[i].user & BIT(args[i].ndrf - 1));
 		if (args[i].kind == TKP_K_STRING) {
-			size = sizeof(u32);
-			align = size;
+			align = sizeof(u32);
+			size = sizeof(u32) * (args[i].count ?: 1);
 		} else {
 			align = args[i].size;
 			size = args[i].size * (args[i].count ?: 1);
@@ -858,18 +954,24 @@ static bool tkp_layout(struct tkp_arg *args, int nargs, unsigned int hdr,
 	return true;
 }
 
-/**
- * tkp_parse - turn the words of a definition line into a spec
- * @argc: number of words
- * @argv: the words; argv[0] is "p..." or "r..."
- * @spec: filled in; on failure, its err fields say where and why
- *
- * Return: 0; -EINVAL with @spec describing the fault; -ENOMEM.  Either
- * way the caller frees @spec->args with tkp_free_args().
- */
-int tkp_parse(int argc, const char **argv, struct tkp_spec *spec)
+/* "$arg*", word @word: an argument for each of the function's. */
+static int tkp_parse_star(struct tkp_spec *spec, int word, int *idx)
 {
-	int i, ret;
+	const char *w;
+	char buf[24];
+	int k, ret;
+
+	for (k = 0; (w = tkp_btf_star_word(spec, k, buf, sizeof(buf))); k++) {
+		ret = tkp_parse_arg(spec, word, w, (*idx)++);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int tkp_parse_line(int argc, const char **argv, struct tkp_spec *spec)
+{
+	int i, n, ret, star;
 
 	memset(spec, 0, sizeof(*spec));
 	ret = tkp_parse_head(argv[0], spec);
@@ -884,7 +986,11 @@ int tkp_parse(int argc, const char **argv, struct tkp_spec *spec)
 	spec->fault_off = -1;
 	spec->rec_size = spec->is_return ? sizeof(struct tkp_return_rec) :
 					   sizeof(struct tkp_entry_rec);
-	spec->nargs = argc - 2;
+	/* "$arg*" stands for the function's n arguments. */
+	n = tkp_btf_star(spec, argc, argv, &star);
+	if (n < 0)
+		return n;
+	spec->nargs = argc - 2 + (star ? n - 1 : 0);
 	if (!spec->nargs)
 		return 0;
 	if (spec->nargs > TKP_MAX_ARGS)
@@ -893,8 +999,11 @@ int tkp_parse(int argc, const char **argv, struct tkp_spec *spec)
 	spec->args = kcalloc(spec->nargs, sizeof(*spec->args), GFP_KERNEL);
 	if (!spec->args)
 		return -ENOMEM;
-	for (i = 0; i < spec->nargs; i++) {
-		ret = tkp_parse_arg(spec, i + 2, argv[i + 2], i);
+	for (i = 2, n = 0; i < argc; i++) {
+		if (i == star)
+			ret = tkp_parse_star(spec, i, &n);
+		else
+			ret = tkp_parse_arg(spec, i, argv[i], n++);
 		if (ret)
 			return ret;
 	}
@@ -902,4 +1011,22 @@ int tkp_parse(int argc, const char **argv, struct tkp_spec *spec)
 			&spec->rec_size, &spec->fault_off))
 		return tkp_fail(spec, 2, 0, TKP_ERR_ARGS_TOO_BIG);
 	return 0;
+}
+
+/**
+ * tkp_parse - turn the words of a definition line into a spec
+ * @argc: number of words
+ * @argv: the words; argv[0] is "p..." or "r..."
+ * @spec: filled in; on failure, its err fields say where and why
+ *
+ * Return: 0; -EINVAL with @spec describing the fault; -ENOMEM.  Either
+ * way the caller frees @spec->args with tkp_free_args().
+ */
+int tkp_parse(int argc, const char **argv, struct tkp_spec *spec)
+{
+	int ret = tkp_parse_line(argc, argv, spec);
+
+	/* The function's BTF served the parse only. */
+	tkp_btf_release(spec);
+	return ret;
 }

@@ -23,8 +23,9 @@ out() {
 	echo "kpe-bench: $*"
 }
 
-# hit ROW [DEFINITION]: CALLS getppid() calls with DEFINITION (an event
-# kprobes/b) enabled, or with no probe.  Prints one record of the row and
+# hit ROW [DEFINITION]: CALLS getppid() calls (read() calls with
+# loop=readloop) with DEFINITION (an event kprobes/b) enabled, or with no
+# probe.  Prints one record of the row and
 # the kprobes list (shows [OPTIMIZED] and [FTRACE]) for the log.
 hit() {
 	row=$1 def=$2
@@ -37,7 +38,7 @@ hit() {
 		fi
 		echo 1 > $T/events/kprobes/b/enable || { out "error $row enable"; rc=1; return; }
 	fi
-	$B loop "$row" "$calls" || rc=1
+	$B "${loop:-loop}" "$row" "$calls" || rc=1
 	if [ -n "$def" ]; then
 		sed "s/^/kpe-bench: kprobes $row /" /sys/kernel/debug/kprobes/list
 		echo 0 > $T/events/kprobes/b/enable
@@ -91,6 +92,18 @@ hit retarg 'r:b __x64_sys_getppid v=$retval c=$comm'
 pmu pmu
 pmu pmuret ret
 ftrace_hit ftrace
+# Argument names from BTF (issue 16; ours only) against the register
+# spelling they stand for, on vfs_read through a read() loop: they must
+# cost the same per hit.
+loop=readloop
+hit rbase
+hit regread 'p:b vfs_read file=%di count=%dx:u64'
+if [ "$variant" = linux ]; then
+	hit btfread 'p:b vfs_read file count'
+else
+	out "na btfread argument names from BTF are ours only"
+fi
+loop=loop
 hit base2
 
 # The bulk lists, derived on each kernel the same way: probeable means

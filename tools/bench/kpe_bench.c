@@ -13,6 +13,9 @@
  *	the first argument register (getppid ignores it), so a probe can
  *	fetch a ustring through the saved pt_regs.
  *	Prints "kpe-bench: hit ROW CALLS NS".
+ *   kpe_bench readloop ROW CALLS
+ *	The same with read() of one byte of /dev/zero instead of getppid():
+ *	for probes on vfs_read (BTF argument names against registers).
  *   kpe_bench pmu ROW CALLS FUNC [ret]
  *	The loop above with a probe on FUNC (its return with "ret") made
  *	through the kprobe PMU, as perf and bpftrace make theirs: a
@@ -51,6 +54,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sched.h>
 #include <stdio.h>
@@ -203,33 +207,52 @@ static int clear_events(void)
 	return 0;
 }
 
+/* The call a loop times: getppid(), or read() of one byte from @fd. */
+static inline void one_call(int fd)
+{
+	char c;
+
+	if (fd < 0)
+		syscall(SYS_getppid, ustr);
+	else if (read(fd, &c, 1) != 1)
+		abort();
+}
+
 /*
- * Settle, warm up, then @calls getppid() calls between two marks (for
- * profile.sh, which names the row's symbols after them).  Returns the
- * guest ns of the timed calls.
+ * Settle, warm up, then @calls getppid() calls (or reads from @fd, if
+ * not -1) between two marks (for profile.sh, which names the row's
+ * symbols after them).  Returns the guest ns of the timed calls.
  */
-static unsigned long long timed_loop(const char *row, unsigned long calls)
+static unsigned long long timed_calls(const char *row, unsigned long calls,
+				      int fd)
 {
 	unsigned long long start, end;
 	unsigned long i;
 
 	settle();
 	for (i = 0; i < WARMUP_CALLS; i++)
-		syscall(SYS_getppid, ustr);
+		one_call(fd);
 	mark();
 	start = now_ns();
 	for (i = 0; i < calls; i++)
-		syscall(SYS_getppid, ustr);
+		one_call(fd);
 	end = now_ns();
 	if (mark())
 		mark_syms(row);
 	return end - start;
 }
 
-static int cmd_loop(int argc, char **argv)
+static unsigned long long timed_loop(const char *row, unsigned long calls)
+{
+	return timed_calls(row, calls, -1);
+}
+
+/* "loop" and "readloop" (@rd): the same but for the call. */
+static int cmd_loop(int argc, char **argv, bool rd)
 {
 	unsigned long long ns;
 	unsigned long calls;
+	int fd = -1;
 	char *p;
 
 	if (argc != 4)
@@ -237,8 +260,15 @@ static int cmd_loop(int argc, char **argv)
 	calls = strtoul(argv[3], &p, 10);
 	if (*p || !calls)
 		return 2;
+	if (rd) {
+		fd = open("/dev/zero", O_RDONLY);
+		if (fd < 0)
+			return fail("open", "/dev/zero", errno);
+	}
 	pin_cpu0();
-	ns = timed_loop(argv[2], calls);
+	ns = timed_calls(argv[2], calls, fd);
+	if (fd >= 0)
+		close(fd);
 	printf("kpe-bench: hit %s %lu %llu\n", argv[2], calls, ns);
 	return 0;
 }
@@ -620,7 +650,9 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1 && !strcmp(argv[1], "loop"))
-		ret = cmd_loop(argc, argv);
+		ret = cmd_loop(argc, argv, false);
+	else if (argc > 1 && !strcmp(argv[1], "readloop"))
+		ret = cmd_loop(argc, argv, true);
 	else if (argc > 1 && !strcmp(argv[1], "pmu"))
 		ret = cmd_pmu(argc, argv);
 	else if (argc > 1 && !strcmp(argv[1], "bulk"))
@@ -632,6 +664,7 @@ int main(int argc, char **argv)
 	if (ret == 2)
 		fprintf(stderr,
 			"usage: kpe_bench loop ROW CALLS\n"
+			"       kpe_bench readloop ROW CALLS\n"
 			"       kpe_bench pmu ROW CALLS FUNC [ret]\n"
 			"       kpe_bench bulk TRACEDIR GROUP FUNCFILE N\n"
 			"       kpe_bench wild TRACEDIR GROUP PATTERN\n"

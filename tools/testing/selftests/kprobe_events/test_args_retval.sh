@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-def='vfs_read ret=$retval:s64 raw=$retval'
+def='vfs_read ret=$retval:s64 raw=$retval:x64'
 expect_ok "r:rv $def"
 listing_has "r:kprobes/rv $def" || fail "listing lacks 'r:kprobes/rv $def'"
 fmt=$T/events/kprobes/rv/format

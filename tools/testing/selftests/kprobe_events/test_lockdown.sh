@@ -75,7 +75,7 @@ integrity)
 	out=$("$KPE_WRITE" -a "$T/events/kprobes/ld_keep/enable" 1)
 	refused "enabling a probe" "$out" EPERM
 	pmu_refused
-	for f in kprobe_events dynamic_events kprobe_profile; do
+	for f in kprobe_events dynamic_events kprobe_profile kprobe_misses; do
 		cat "$T/$f" > /dev/null 2>&1 && fail "$f is readable under lockdown"
 	done
 	# The clear error: the lockdown LSM names the reason (its messages

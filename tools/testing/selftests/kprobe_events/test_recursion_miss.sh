@@ -26,6 +26,22 @@ prof() {
 	echo "$_v"
 }
 
+# miss EVENT COLUMN: a kprobe_misses column (2 kprobes core, 3 reentered,
+# 4 ret_refused, 5 no_instance, 6 idle)
+miss() {
+	_v=$(awk -v e="$1" -v c="$2" '$1 == e || $1 == "kprobes/" e { print $c; exit }' \
+		"$T/kprobe_misses")
+	case "$_v" in '' | *[!0-9]*) fail "kprobe_misses lacks column $2 for $1" ;; esac
+	echo "$_v"
+}
+
+# sum_ok EVENT: kprobe_profile's missed is the sum of kprobe_misses' causes
+sum_ok() {
+	_s=$(($(miss "$1" 2) + $(miss "$1" 3) + $(miss "$1" 4) + $(miss "$1" 5) + $(miss "$1" 6)))
+	[ "$_s" = "$(prof "$1" 3)" ] ||
+		fail "$1: kprobe_profile missed $(prof "$1" 3), kprobe_misses sums to $_s"
+}
+
 # recursion F DRV-DEFINITION MARKERS: the check above for function F;
 # MARKERS trace_marker writes too.  Returns 4 if F cannot be probed.
 recursion() {
@@ -65,6 +81,18 @@ recursion() {
 		fail "$f: rec missed $rec_m times for $drv drv hits (want >= drv hits)"
 	[ "$recr_m" -ge "$drv" ] ||
 		fail "$f: recr missed $recr_m times for $drv drv hits (want >= drv hits)"
+	# kprobe_misses tells the causes: rec was reentered, recr's returns
+	# (of calls made while recording) were refused.
+	sed 's/^/#   /' "$T/kprobe_misses"
+	grep -q '^# *event  *kprobes  *reentered  *ret_refused  *no_instance  *idle$' \
+		"$T/kprobe_misses" || fail "kprobe_misses has no header line"
+	[ "$(miss rec 3)" -ge "$drv" ] ||
+		fail "$f: rec reentered $(miss rec 3) times for $drv drv hits"
+	[ "$(miss recr 4)" -ge "$drv" ] ||
+		fail "$f: recr ret_refused $(miss recr 4) times for $drv drv hits"
+	sum_ok rec
+	sum_ok recr
+	sum_ok drv
 	# Hits outside any handler (trace_marker) record; those reached from
 	# drv's recording do not (they would be nested recordings).
 	[ "$rec_h" -ge "$markers" ] ||
