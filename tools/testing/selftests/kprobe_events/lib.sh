@@ -294,7 +294,8 @@ need_kmod() {
 # the place is refused with EOPNOTSUPP?  Asks by defining one.
 has_fentry() {
 	_out=$("$KPE_WRITE" -a "$T/kprobe_events" 'p:kpe_has_fentry/w vfs_rea[d]')
-	[ -z "$_out" ] && quiet_write '-:kpe_has_fentry/w' "$T/kprobe_events"
+	# Appended: opened with O_TRUNC, kprobe_events would drop every probe.
+	[ -z "$_out" ] && "$KPE_WRITE" -a "$T/kprobe_events" '-:kpe_has_fentry/w' >/dev/null
 	[ "$_out" != EOPNOTSUPP ]
 }
 
