@@ -75,6 +75,8 @@
  * TKP_FTRACE_REGS    those ftrace saves for every callback, without
  *                    SAVE_REGS, in place in a struct pt_regs: a fentry
  *                    probe reading only these takes the lighter ftrace_ops
+ * TKP_ARGS_IN_REGS   how many arguments regs_get_kernel_argument() can
+ *                    read, where it reads no stack (0: no limit)
  * TKP_KPROBE_IP_ADJ  where a kprobe handler finds the instruction pointer,
  *                    from the probed address; BPF programs on a fentry
  *                    place see it there too
@@ -111,6 +113,11 @@
 			  offsetof(struct pt_regs, regs[7]) }
 #define TKP_RET_REG	offsetof(struct pt_regs, regs[0])
 #define TKP_SP_REG	offsetof(struct pt_regs, sp)
+#define TKP_ARGS_IN_REGS	8
+#endif
+
+#ifndef TKP_ARGS_IN_REGS
+#define TKP_ARGS_IN_REGS	0
 #endif
 
 #ifndef TKP_KPROBE_IP_ADJ

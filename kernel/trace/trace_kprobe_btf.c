@@ -138,6 +138,63 @@ static bool tkp_btf_is_char(const struct btf *btf, const struct btf_type *t)
 	       strstr(btf_name_by_offset(btf, t->name_off), "char");
 }
 
+/*
+ * Is type @id text: a char type written as such, not through a typedef
+ * (u8, __u8: bytes, a UUID or an address, where a NUL is no end)?
+ */
+static bool tkp_btf_is_text(const struct btf *btf, u32 id)
+{
+	const struct btf_type *t = btf_type_by_id(btf, id);
+
+	while (t && (BTF_INFO_KIND(t->info) == BTF_KIND_CONST ||
+		     BTF_INFO_KIND(t->info) == BTF_KIND_VOLATILE ||
+		     BTF_INFO_KIND(t->info) == BTF_KIND_RESTRICT))
+		t = btf_type_by_id(btf, t->type);
+	return tkp_btf_is_char(btf, t);
+}
+
+/*
+ * Is parameter @i where its number says, $arg<i + 1>?  Not after a
+ * struct or union passed by value that is wider than a register: it
+ * takes two, or goes on the stack, and shifts those that follow.  Nor,
+ * where regs_get_kernel_argument() reads registers only, past them.
+ * Returns 0, or -EINVAL with a message saying why.
+ */
+static int tkp_btf_slot_why(const struct tkp_btf *ctx, unsigned int i,
+			    unsigned int *k)
+{
+	const struct btf_param *params = btf_params(ctx->proto);
+	const struct btf_type *t;
+
+	for (*k = 0; *k < i; (*k)++) {
+		t = tkp_btf_skip(ctx->btf, params[*k].type);
+		if (t && btf_type_is_struct(t) && t->size > sizeof(long))
+			return 1;
+	}
+	return TKP_ARGS_IN_REGS && i >= TKP_ARGS_IN_REGS ? 2 : 0;
+}
+
+static int tkp_btf_slot(struct tkp_argctx *c, const char *at,
+			const struct tkp_btf *ctx, unsigned int i)
+{
+	const struct btf_param *params = btf_params(ctx->proto);
+	unsigned int k;
+
+	switch (tkp_btf_slot_why(ctx, i, &k)) {
+	case 1:
+		return tkp_btf_fail(c, at,
+				    "%s takes %s by value in more than a register: the arguments after it are not where BTF numbers them",
+				    ctx->func,
+				    btf_name_by_offset(ctx->btf,
+						       params[k].name_off));
+	case 2:
+		return tkp_btf_fail(c, at,
+				    "Argument %u of %s is on the stack, which this architecture's $argN does not read",
+				    i + 1, ctx->func);
+	}
+	return 0;
+}
+
 /* How C would write the type @id, in short: "struct file *", "size_t". */
 static void tkp_btf_tname(const struct btf *btf, u32 id, char *buf,
 			  size_t size)
@@ -290,8 +347,12 @@ static int tkp_btf_func(struct tkp_argctx *c, const char *at)
 	}
 	if (ctx->state > 0)
 		return 0;
-	/* Arguments are where the callee just got them: not elsewhere. */
-	if (!spec->symbol[0] || spec->offset ||
+	/*
+	 * Arguments are where the callee just got them: not elsewhere.  A
+	 * return probe's place is an entry, however written (the parser
+	 * made sure).
+	 */
+	if (!spec->symbol[0] || (spec->offset && !spec->is_return) ||
 	    strpbrk(spec->symbol, "*?["))
 		return at ? tkp_btf_err(c, at, TKP_ERR_NOFENTRY_ARGS) : -ENOENT;
 
@@ -494,6 +555,9 @@ int tkp_btf_fetch(struct tkp_argctx *c, const char *b, size_t len,
 		return tkp_btf_fail(c, b, "No argument '%.*s' in %s",
 				    (int)(p - b), b, sig);
 	}
+	ret = tkp_btf_slot(c, b, ctx, i);
+	if (ret)
+		return ret;
 	a->src = TKP_SRC_ARG;
 	a->param = i;
 	a->at_entry = c->spec->is_return;
@@ -520,7 +584,7 @@ int tkp_btf_var(struct tkp_argctx *c, const char *b, size_t len,
 	const struct btf_param *params;
 	char sig[TKP_BTF_MSG_LEN - 40];
 	struct tkp_btf *ctx;
-	unsigned int n;
+	unsigned int n, k;
 	bool varargs;
 	int ret;
 	u32 id;
@@ -548,6 +612,14 @@ int tkp_btf_var(struct tkp_argctx *c, const char *b, size_t len,
 		n = btf_type_vlen(ctx->proto);
 		varargs = n && !params[n - 1].type && !params[n - 1].name_off;
 		n -= varargs;
+		/*
+		 * $argN is the N-th register as ever; BTF types it if it
+		 * can, not past a wide struct passed by value, which shifts
+		 * the registers.
+		 */
+		if (!arrow && tkp_btf_slot_why(ctx, min_t(unsigned int,
+							  a->param, n), &k))
+			return 0;
 		if (a->param >= n) {
 			/* What "..." passes has no type. */
 			if (varargs && !arrow)
@@ -557,6 +629,9 @@ int tkp_btf_var(struct tkp_argctx *c, const char *b, size_t len,
 					    ctx->func, n, n == 1 ? "" : "s",
 					    sig);
 		}
+		ret = tkp_btf_slot(c, b, ctx, a->param);
+		if (ret)
+			return ret;
 		id = params[a->param].type;
 	}
 	return tkp_btf_walk(c, a, id, vend, end, b, vend - b);
@@ -635,8 +710,18 @@ int tkp_btf_type(struct tkp_argctx *c, struct tkp_arg *a, const char *type)
 	if (type) {
 		tlen = strcspn(type, "[");
 		if (!(tlen == 6 && !strncmp(type, "string", 6)) &&
-		    !(tlen == 7 && !strncmp(type, "ustring", 7)))
+		    !(tlen == 7 && !strncmp(type, "ustring", 7))) {
+			/* A type for a bitfield would read its container. */
+			if (ctx->bf_width)
+				return tkp_btf_fail(c, type,
+						    "'%.*s' is a bitfield: leave its type to BTF",
+						    ctx->what_len, ctx->what);
 			return 0;
+		}
+		if (type[tlen])
+			return tkp_btf_fail(c, type,
+					    "'%.*s' is %s: string arrays are not taken from BTF",
+					    ctx->what_len, ctx->what, tname);
 		if (ctx->bf_width)
 			goto not_string;
 		if (!tkp_btf_is_void(t) && btf_type_is_ptr(t) &&
@@ -647,8 +732,12 @@ int tkp_btf_type(struct tkp_argctx *c, struct tkp_arg *a, const char *type)
 			a->drf[a->ndrf++] = 0;
 			return 0;
 		}
+		/* An array is where the struct is: kernel memory. */
 		if (elem && tkp_btf_is_char(btf, elem))
-			return 0;
+			return tlen == 6 ? 0 :
+			       tkp_btf_fail(c, type,
+					    "'%.*s' is %s, in kernel memory: string, not ustring",
+					    ctx->what_len, ctx->what, tname);
 not_string:
 		return tkp_btf_fail(c, type,
 				    "'%.*s' is %s: a string needs char * or char[]",
@@ -665,7 +754,7 @@ not_string:
 		return 0;
 	/* Arrays are in memory: only members are arrays. */
 	if (elem && a->ndrf) {
-		if (tkp_btf_is_char(btf, elem)) {
+		if (tkp_btf_is_text(btf, btf_array(t)->type)) {
 			tkp_btf_set(a, TKP_T_STRING, 0);
 			return 0;
 		}
@@ -676,6 +765,12 @@ not_string:
 			return 0;
 		}
 	}
+	/*
+	 * $argN and $retval untyped were x64 before BTF typed them: what BTF
+	 * cannot type (a small struct by value, say) stays so.
+	 */
+	if (!a->ndrf && ctx->what[0] == '$')
+		return 0;
 	if (!tkp_btf_is_void(t) && btf_type_is_struct(t)) {
 		tkp_btf_members(btf, t, &l, 0);
 		return tkp_btf_fail(c, ctx->what,

@@ -53,6 +53,7 @@ static nokprobe_inline char *tkp_symbuf(void)
 	return tkp_scratch_of(TRACE_CTX_NORMAL - interrupt_context_level()) +
 	       TKP_MAX_RECORD;
 }
+
 /*
  * The entry time (trace_clock_local()) of the return being recorded on
  * this CPU, for $duration; saved and restored around each return handler,
