@@ -90,14 +90,17 @@ enable_ev hex
 read -r _l < /proc/version
 disable_ev big
 disable_ev hex
+lost=$(cat "$T"/per_cpu/cpu*/stats | awk '/^overrun:/ { n += $2 } END { print n + 0 }')
 for ev in big hex; do
 	hits=$(profile_hits $ev)
 	lines=$(count_trace " $ev: (")
 	whole=$(grep -cE " $ev: \(.*(}| \.\.\.)\$" "$T/trace")
 	log "$ev: $hits hits, $lines lines, $whole ending '}' or ' ...'"
 	[ "$hits" -gt 0 ] || fail "$ev was never hit"
-	[ "$lines" = "$hits" ] || fail "$ev: $hits hits but $lines lines in trace"
-	[ "$whole" = "$hits" ] || fail "$ev: $((hits - whole)) lines cut short"
+	# (the ring buffer may have overwritten the oldest: counted as lost)
+	[ $((lines + lost)) -ge "$hits" ] ||
+		fail "$ev: $hits hits but $lines lines in trace ($lost lost)"
+	[ "$whole" = "$lines" ] || fail "$ev: $((lines - whole)) lines cut short"
 	[ "$(grep " $ev: (" "$T/trace" | awk '{ if (length($0) > 4096) n++ } END { print n + 0 }')" = 0 ] ||
 		fail "$ev: a line longer than a page"
 done
@@ -106,8 +109,10 @@ grep -qE ' hex: \(.* \.\.\.$' "$T/trace" ||
 grep -qE ' big: \(.* c=\{"",' "$T/trace" ||
 	rfail big "big: c's strings not cut to \"\" for want of room"
 timeout 5 cat "$T/trace_pipe" > /tmp/kpe_big_pipe
-[ "$(grep -cE ' (big|hex): \(.*(}| \.\.\.)$' /tmp/kpe_big_pipe)" = "$(($(profile_hits big) + $(profile_hits hex)))" ] ||
-	fail "trace_pipe lacks whole big/hex lines"
+[ "$(grep -cE ' (big|hex): \(.*(}| \.\.\.)$' /tmp/kpe_big_pipe)" = "$(grep -cE ' (big|hex): \(' /tmp/kpe_big_pipe)" ] ||
+	fail "trace_pipe has big/hex lines cut short"
+[ "$(grep -cE ' (big|hex): \(' /tmp/kpe_big_pipe)" -gt 0 ] ||
+	fail "trace_pipe has no big/hex line"
 rm -f /tmp/kpe_big_pipe
 reset || fail "reset failed"
 
