@@ -399,6 +399,8 @@ struct tkp_pool {
 	struct tkp_probe		*tp;
 	atomic_t			busy;		/* instances out */
 	atomic_t			lost;		/* misses not yet told */
+	atomic_t			no_instance;	/* returns missed: empty */
+	atomic_t			idle;		/* ... in the idle loop */
 	unsigned int			size;		/* instances made */
 	unsigned int			grow_at;	/* busy count asking more */
 	unsigned int			node_size;
@@ -473,14 +475,13 @@ struct tkp_kp {
  * and the sum of the misses, which are those the kernel counts for a
  * kprobe (reentered) or kretprobe (no free instance); kprobe_misses
  * shows them one by one.  32 bits are plenty for a miss count, and keep
- * the struct at 24 bytes per CPU.
+ * the struct at 16 bytes per CPU; the misses of return pools are the
+ * pools' (struct tkp_pool), rare.
  */
 struct tkp_stat {
 	unsigned long			hit;
 	u32				reentered;	/* a recording was on */
 	u32				ret_refused;	/* ... when it returned */
-	u32				no_instance;	/* return pool empty */
-	u32				idle;		/* return in idle */
 };
 
 /*
@@ -526,6 +527,9 @@ struct tkp_probe {
 	unsigned int			skipped;	/* by the pattern */
 	struct tkp_hook			hook1;		/* when only one */
 	struct tkp_pool			*pool;		/* return probes */
+	/* Misses of the pools freed, kept under event_mutex. */
+	unsigned long			no_instance;
+	unsigned long			idle;
 	struct rcu_head			rcu;
 };
 

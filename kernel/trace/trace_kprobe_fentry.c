@@ -450,6 +450,9 @@ void tkp_pool_free(struct tkp_pool *pool)
 {
 	if (!pool)
 		return;
+	/* Its misses stay the place's (event_mutex held). */
+	pool->tp->no_instance += atomic_read(&pool->no_instance);
+	pool->tp->idle += atomic_read(&pool->idle);
 	irq_work_sync(&pool->irq);
 	cancel_work_sync(&pool->grow);
 	rethook_free(pool->rh);

@@ -1180,7 +1180,7 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
 	/* RCU watches: tkp_fentry_common() hooks no return in idle. */
 	node = __rethook_try_get(pool->rh);
 	if (unlikely(!node)) {
-		raw_cpu_inc(tp->stat->no_instance);
+		atomic_inc(&pool->no_instance);
 		atomic_inc(&pool->lost);
 		/* The next entry takes the slow way, and tells. */
 		WRITE_ONCE(pool->grow_at, 0);
@@ -1241,7 +1241,7 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 	list_for_each_entry_rcu(hk, &site->probes, site_link) {
 		tp = hk->tp;
 		if (idle && tp->ev->is_return) {
-			raw_cpu_inc(tp->stat->idle);
+			atomic_inc(&tp->pool->idle);
 			continue;
 		}
 		if (tp->ev->is_return && likely(!tp->entry_size)) {
