@@ -554,21 +554,20 @@ static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_event *ev,
 					      &faults);
 			continue;
 		case TKP_OP_MSTR:
+		case TKP_OP_SYMSTR:
 			len = 0;
-			if (pos < TKP_MAX_RECORD)
-				len = tkp_fetch_mstr(a, regs, buf + pos - hdr,
-						     TKP_MAX_RECORD - pos);
+			if (pos >= TKP_MAX_RECORD)
+				break;
+			len = a->op == TKP_OP_MSTR ?
+			      tkp_fetch_mstr(a, regs, buf + pos - hdr,
+					     TKP_MAX_RECORD - pos) :
+			      tkp_fetch_symstr(a, regs, buf + pos - hdr,
+					       TKP_MAX_RECORD - pos);
 			break;
 		case TKP_OP_STRARRAY:
 			pos += tkp_fetch_strarray(a, regs, buf, field, pos,
 						  hdr);
 			continue;
-		case TKP_OP_SYMSTR:
-			len = 0;
-			if (pos < TKP_MAX_RECORD)
-				len = tkp_fetch_symstr(a, regs, buf + pos - hdr,
-						       TKP_MAX_RECORD - pos);
-			break;
 		default:
 			len = tkp_fetch_cstr(a, buf + pos - hdr,
 					     TKP_MAX_RECORD - pos);
