@@ -248,6 +248,26 @@ profile_hits() {
 		"$T/kprobe_profile"
 }
 
+# fmt_has [GRP/]EVENT FIXED-STRING: the event's format file has the
+# string, or the test fails showing the file
+fmt_has() {
+	grep -qF -- "$2" "$(ev_dir "$1")/format" ||
+		{ dump "$(ev_dir "$1")/format"; fail "$1 format lacks '$2'"; }
+}
+
+# past_entry EVENT SYM: define "p:EVENT SYM+N", N the first offset in
+# 5..24 the kprobes core takes: past the ftrace site (and an endbr64), a
+# plain kprobe.  Sets OFFSET to N; fails the test if there is none.
+past_entry() {
+	OFFSET=5
+	while [ $OFFSET -le 24 ]; do
+		[ -z "$("$KPE_WRITE" -a "$T/kprobe_events" "p:$1 $2+$OFFSET")" ] &&
+			return 0
+		OFFSET=$((OFFSET + 1))
+	done
+	fail "no offset in $2+5..24 takes a kprobe"
+}
+
 # find_offset SYM ok|EILSEQ: set OFFSET to the first N in 1..16 at which
 # "p SYM+N" succeeds (ok) or fails with EILSEQ; OFFSET is empty if there
 # is none.  Any other result fails the test.  Call it directly, not in $().

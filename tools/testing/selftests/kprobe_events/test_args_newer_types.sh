@@ -4,12 +4,6 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-# fmt_has EVENT TEXT: EVENT's format file has TEXT
-fmt_has() {
-	grep -qF -- "$2" "$T/events/kprobes/$1/format" ||
-		{ dump "$T/events/kprobes/$1/format"; fail "$1 format lacks '$2'"; }
-}
-
 # char: tracefs_create_dir(const char *name, ...) for a new event "test"
 cdef="tracefs_create_dir c=+0($KPE_ARG1_REG):char c4=+0($KPE_ARG1_REG):char[4]"
 expect_ok "p:ch $cdef"

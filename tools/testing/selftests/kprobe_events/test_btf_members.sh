@@ -9,10 +9,6 @@ reset || fail "initial reset failed"
 trap 'reset >/dev/null 2>&1' EXIT
 [ -e /sys/kernel/btf/vmlinux ] || skip "no BTF in this kernel (test_btf_refuse.sh checks the refusal)"
 
-fmt_has() { # EVENT FIXED-STRING
-	grep -qF -- "$2" "$(ev_dir "$1")/format" ||
-		{ dump "$(ev_dir "$1")/format"; fail "$1 format lacks '$2'"; }
-}
 
 # 1. Pointers and embedded structs, with each member's type: the name
 # of the file read (d_name.name: a char pointer, so :string reads what

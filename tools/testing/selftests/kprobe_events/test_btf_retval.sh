@@ -8,10 +8,6 @@ reset || fail "initial reset failed"
 trap 'reset >/dev/null 2>&1' EXIT
 [ -e /sys/kernel/btf/vmlinux ] || skip "no BTF in this kernel"
 
-fmt_has() { # EVENT FIXED-STRING
-	grep -qF -- "$2" "$(ev_dir "$1")/format" ||
-		{ dump "$(ev_dir "$1")/format"; fail "$1 format lacks '$2'"; }
-}
 
 expect_ok 'r:rv vfs_read $retval x=$retval:x32'
 listing_has 'r:kprobes/rv vfs_read arg1=$retval x=$retval:x32' || fail "listing: $(listing)"

@@ -40,12 +40,7 @@ if [ -n "$fentry" ]; then
 	expect_ok "p:ks_w ksys_rea[d]"
 	evs="$evs ks_w"
 fi
-n=5
-while [ $n -le 24 ]; do
-	[ -z "$("$KPE_WRITE" -a "$T/kprobe_events" "p:ks_o vfs_read+$n")" ] && break
-	n=$((n + 1))
-done
-[ $n -le 24 ] || fail "no offset in vfs_read+5..24 takes a kprobe"
+past_entry ks_o vfs_read
 evs="$evs ks_o"
 for e in $evs; do
 	enable_ev "$e"

@@ -59,14 +59,9 @@ expect_lines vfs_read 2 '[kr]' '\[DISABLED\]\[FTRACE\]'
 
 # An offset past the ftrace site is a kprobe: the core's own line,
 # without [FTRACE].
-n=5
-while [ $n -le 24 ]; do
-	[ -z "$("$KPE_WRITE" -a "$T/kprobe_events" "p:kl_o vfs_read+$n")" ] && break
-	n=$((n + 1))
-done
-[ $n -le 24 ] || fail "no offset in vfs_read+5..24 takes a kprobe"
-grep -qE "  k  vfs_read\+0x$(printf %x $n)    (\[DISABLED\])?\$" "$L" ||
-	{ dump "$L"; fail "no plain kprobe line for vfs_read+$n"; }
+past_entry kl_o vfs_read
+grep -qE "  k  vfs_read\+0x$(printf %x $OFFSET)    (\[DISABLED\])?\$" "$L" ||
+	{ dump "$L"; fail "no plain kprobe line for vfs_read+$OFFSET"; }
 expect_ok "-:kl_o"
 
 # A pattern: one line per function (two places of one event here).
