@@ -99,6 +99,27 @@ fault:
 	return false;
 }
 
+/*
+ * A word of user memory, returned in registers.  Out of line, so that
+ * the buffer copy_from_user_nofault() needs is not a local of the hit
+ * path: an addressable local there costs every hit the stack
+ * protector's canary, though only a user dereference uses it.
+ */
+struct tkp_word {
+	unsigned long val;
+	bool ok;
+};
+
+static noinline struct tkp_word tkp_uload_word(unsigned long addr)
+{
+	struct tkp_word w = { .ok = true };
+
+	if (copy_from_user_nofault(&w.val, (void __user *)addr, sizeof(w.val)))
+		w.ok = false;
+	return w;
+}
+NOKPROBE_SYMBOL(tkp_uload_word);
+
 /* Read @size bytes at @addr of kernel or user memory; false on a fault. */
 static nokprobe_inline bool tkp_load(void *dst, unsigned long addr,
 				     size_t size, bool user)
@@ -230,6 +251,25 @@ out:
 #endif
 }
 
+/*
+ * $stackN and the arguments past the registers: out of line, for the
+ * same reason as tkp_uload_word(), as the arch reads the stack into a
+ * local of its own.
+ */
+static noinline unsigned long tkp_stack_nth(struct pt_regs *regs,
+					    unsigned int n)
+{
+	return regs_get_kernel_stack_nth(regs, n);
+}
+NOKPROBE_SYMBOL(tkp_stack_nth);
+
+static noinline unsigned long tkp_kernel_arg(struct pt_regs *regs,
+					     unsigned int n)
+{
+	return regs_get_kernel_argument(regs, n);
+}
+NOKPROBE_SYMBOL(tkp_kernel_arg);
+
 static nokprobe_inline unsigned long tkp_source(const struct tkp_arg *a,
 						struct pt_regs *regs)
 {
@@ -239,13 +279,13 @@ static nokprobe_inline unsigned long tkp_source(const struct tkp_arg *a,
 	case TKP_SRC_REG:
 		return regs_get_register(regs, a->param);
 	case TKP_SRC_STACK:
-		return regs_get_kernel_stack_nth(regs, a->param);
+		return tkp_stack_nth(regs, a->param);
 	case TKP_SRC_STACKP:
 		return kernel_stack_pointer(regs);
 	case TKP_SRC_RETVAL:
 		return regs_return_value(regs);
 	case TKP_SRC_ARG:
-		return regs_get_kernel_argument(regs, a->param);
+		return tkp_kernel_arg(regs, a->param);
 	case TKP_SRC_DURATION:
 		return trace_clock_local() - __this_cpu_read(tkp_entry_ns);
 	default:
@@ -270,16 +310,11 @@ static nokprobe_inline bool tkp_walk(const struct tkp_arg *a,
 		last = d + a->ndrf - 1;
 		for (v += *d; d < last; v += *++d, user >>= 1) {
 			if (tkp_is_user(v, user & 1)) {
-				/*
-				 * Not into v, nor a variable of the whole
-				 * function: either would live in memory.
-				 */
-				unsigned long p;
+				struct tkp_word w = tkp_uload_word(v);
 
-				if (copy_from_user_nofault(&p, (void __user *)v,
-							   sizeof(p)))
+				if (!w.ok)
 					return false;
-				v = p;
+				v = w.val;
 			} else if (!tkp_kload_word(&v, v)) {
 				return false;
 			}
@@ -393,8 +428,15 @@ static nokprobe_inline int tkp_fetch_symstr(const struct tkp_arg *a,
 
 	if (room <= 0 || !tkp_walk(a, regs, &v))
 		return 0;
-	if (a->ndrf && !tkp_load(&v, v, sizeof(v), a->last_user))
+	if (a->ndrf && tkp_is_user(v, a->last_user)) {
+		struct tkp_word w = tkp_uload_word(v);
+
+		if (!w.ok)
+			return 0;
+		v = w.val;
+	} else if (a->ndrf && !tkp_kload_word(&v, v)) {
 		return 0;
+	}
 	sym = tkp_symbuf();
 	len = min(sprint_symbol(sym, v) + 1, room);
 	memcpy(dst, sym, len);
@@ -604,17 +646,39 @@ static nokprobe_inline unsigned int tkp_fetch_one_str(const struct tkp_probe *tp
 	return sizeof(u32) + len;
 }
 
+/*
+ * How a hit path records, known where it is compiled: a record with
+ * strings fetched in line or by a call that spares the fixed-size case;
+ * the fixed-size fetch by a call (where the hit costs so much more than
+ * a call that fewer registers in use pay better); and whether the event
+ * is known to be an entry or a return one.
+ */
+#define TKP_HOW_DYN_INLINE	0x1
+#define TKP_HOW_FETCH_CALL	0x2
+#define TKP_HOW_ENTRY		0x4
+#define TKP_HOW_RETURN		0x8
+
 /* The probe's own fields, which follow struct trace_entry. */
-static nokprobe_inline void tkp_fill_hdr(const struct tkp_event *ev,
-					 void *rec, unsigned long a,
-					 unsigned long b)
+static nokprobe_inline void __tkp_fill_hdr(const struct tkp_event *ev,
+					   void *rec, unsigned long a,
+					   unsigned long b, unsigned int how)
 {
-	if (ev->is_return) {
+	bool is_return = how & TKP_HOW_ENTRY ? false :
+			 how & TKP_HOW_RETURN ? true : ev->is_return;
+
+	if (is_return) {
 		((struct tkp_return_rec *)rec)->func = a;
 		((struct tkp_return_rec *)rec)->ret_ip = b;
 	} else {
 		((struct tkp_entry_rec *)rec)->ip = a;
 	}
+}
+
+static nokprobe_inline void tkp_fill_hdr(const struct tkp_event *ev,
+					 void *rec, unsigned long a,
+					 unsigned long b)
+{
+	__tkp_fill_hdr(ev, rec, a, b, 0);
 }
 
 #ifdef CONFIG_PERF_EVENTS
@@ -743,27 +807,65 @@ static noinline void tkp_record_slow(struct tkp_probe *tp,
 }
 NOKPROBE_SYMBOL(tkp_record_slow);
 
+/* What tkp_trace_ctx() takes off the preempt count; see there. */
+#define TKP_CTX_LESS	(IS_ENABLED(CONFIG_PREEMPT_COUNT) + \
+			 IS_ENABLED(CONFIG_PREEMPTION))
+
+/* The interrupt context flags of struct trace_entry, for @pc. */
+static nokprobe_inline unsigned int tkp_irq_flags(unsigned int pc)
+{
+	unsigned int flags = 0;
+
+	if (pc & NMI_MASK)
+		flags |= TRACE_FLAG_NMI;
+	if (pc & HARDIRQ_MASK)
+		flags |= TRACE_FLAG_HARDIRQ;
+	if (pc & SOFTIRQ_OFFSET)
+		flags |= TRACE_FLAG_SOFTIRQ;
+	if (pc & (SOFTIRQ_MASK & ~SOFTIRQ_OFFSET))
+		flags |= TRACE_FLAG_BH_OFF;
+	return flags;
+}
+
 /*
  * The flags and counts of struct trace_entry as tracing_gen_ctx_dec()
- * gives them before a reservation, computed in line.  Called once the
- * ring buffer has reserved the record, which keeps preemption disabled
- * until the commit: that count is taken off too, so that the values
- * need not be kept across the call.  Never below 0, unlike the core's:
- * an int3 kprobe's handler runs with no preempt_disable() of its own
- * (x86), where the core's count borrows into the other fields.
+ * gives them before a reservation, computed in line, with one read of
+ * the preempt count.  Called once the ring buffer has reserved the
+ * record, which keeps preemption disabled until the commit: that count
+ * is taken off first, then the one tracing_gen_ctx_dec() takes off its
+ * (capped) depth.  Never below 0, unlike the core's: an int3 kprobe's
+ * handler runs with no preempt_disable() of its own (x86), where the
+ * core's count borrows into the other fields.
  */
 static nokprobe_inline unsigned int tkp_trace_ctx(void)
 {
-	unsigned int ctx, less;
+	unsigned int pc = preempt_count(), flags, depth, mig;
 
 #ifdef CONFIG_TRACE_IRQFLAGS_SUPPORT
-	ctx = __tracing_gen_ctx_irq_test(irqs_disabled() ?
-					 TRACE_FLAG_IRQS_OFF : 0);
+	flags = irqs_disabled() ? TRACE_FLAG_IRQS_OFF : 0;
 #else
-	ctx = __tracing_gen_ctx_irq_test(TRACE_FLAG_IRQS_NOSUPPORT);
+	flags = TRACE_FLAG_IRQS_NOSUPPORT;
 #endif
-	less = IS_ENABLED(CONFIG_PREEMPT_COUNT) + IS_ENABLED(CONFIG_PREEMPTION);
-	return ctx - min(ctx & 0xf, less);
+	/* PREEMPT_RT counts softirqs elsewhere: the core's way there. */
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		return __tracing_gen_ctx_irq_test(flags) -
+		       min(min(pc & 0xff, 0xfU), (unsigned int)TKP_CTX_LESS);
+	if (unlikely(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK)))
+		flags |= tkp_irq_flags(pc);
+	/* A shift and a mask where a test and a move would be three. */
+	flags |= (read_thread_flags() >> TIF_NEED_RESCHED & 1) *
+		 TRACE_FLAG_NEED_RESCHED;
+	if (test_preempt_need_resched())
+		flags |= TRACE_FLAG_PREEMPT_RESCHED;
+	/*
+	 * The ring buffer's count is there (with PREEMPT_COUNT): the depth
+	 * less it, capped at 15, less tracing_gen_ctx_dec()'s, is the
+	 * depth less both, within [0, 15 - tracing_gen_ctx_dec()'s].
+	 */
+	depth = clamp_t(int, (pc & 0xff) - TKP_CTX_LESS, 0,
+			0xf - IS_ENABLED(CONFIG_PREEMPTION));
+	mig = min_t(unsigned int, migration_disable_value(), 0xf);
+	return flags << 16 | mig << 4 | depth;
 }
 
 /*
@@ -771,12 +873,21 @@ static nokprobe_inline unsigned int tkp_trace_ctx(void)
  * from @args, or fetched right into it by the place's fetch program
  * @prog when @args is NULL.
  */
-static nokprobe_inline void tkp_record_fast(struct tkp_event *ev,
-					    const struct tkp_arg *prog,
-					    struct trace_event_file *file,
-					    struct pt_regs *regs,
-					    unsigned long a, unsigned long b,
-					    const u8 *args, unsigned int body)
+static noinline void tkp_fetch_fixed(const struct tkp_event *ev,
+				     const struct tkp_arg *prog,
+				     struct pt_regs *regs, u8 *dst)
+{
+	tkp_fetch_args(ev, prog, regs, dst);
+}
+NOKPROBE_SYMBOL(tkp_fetch_fixed);
+
+static nokprobe_inline void __tkp_record_fast(struct tkp_event *ev,
+					      const struct tkp_arg *prog,
+					      struct trace_event_file *file,
+					      struct pt_regs *regs,
+					      unsigned long a, unsigned long b,
+					      const u8 *args, unsigned int body,
+					      unsigned int how)
 {
 	struct trace_buffer *buffer = file->tr->array_buffer.buffer;
 	struct ring_buffer_event *event;
@@ -788,12 +899,32 @@ static nokprobe_inline void tkp_record_fast(struct tkp_event *ev,
 	ent = __ring_buffer_event_data(event);
 	tracing_generic_entry_update(ent, ev->call.event.type,
 				     tkp_trace_ctx());
-	tkp_fill_hdr(ev, ent, a, b);
-	if (args)
+	__tkp_fill_hdr(ev, ent, a, b, how);
+	if (args) {
 		tkp_copy((u8 *)ent + ev->hdr_size, args, body);
-	else if (body)
+	} else if (how & TKP_HOW_FETCH_CALL) {
+		/*
+		 * Read again rather than kept across the reservation: a
+		 * register less to save and restore on every hit.
+		 */
+		unsigned int hdr = READ_ONCE(ev->hdr_size);
+
+		if (READ_ONCE(ev->rec_size) != hdr)
+			tkp_fetch_fixed(ev, prog, regs, (u8 *)ent + hdr);
+	} else if (body) {
 		tkp_fetch_args(ev, prog, regs, (u8 *)ent + ev->hdr_size);
+	}
 	trace_buffer_unlock_commit_nostack(buffer, event);
+}
+
+static nokprobe_inline void tkp_record_fast(struct tkp_event *ev,
+					    const struct tkp_arg *prog,
+					    struct trace_event_file *file,
+					    struct pt_regs *regs,
+					    unsigned long a, unsigned long b,
+					    const u8 *args, unsigned int body)
+{
+	__tkp_record_fast(ev, prog, file, regs, a, b, args, body, 0);
 }
 
 /*
@@ -882,14 +1013,13 @@ NOKPROBE_SYMBOL(tkp_emit_general);
  * the hit to perf/BPF when attached.  @a and @b are the probe's fields:
  * the probed address, or the function and the return address.  The
  * caller holds ftrace's recursion bit, whose number is @slot.  Returns 1
- * when BPF moved the instruction pointer (see tkp_perf()).  @dyn_inline:
- * whether a record with strings is fetched in line, or by a call that
- * spares the caller's fixed-size case.
+ * when BPF moved the instruction pointer (see tkp_perf()).  @how: the
+ * TKP_HOW_* the caller is compiled with.
  */
 static nokprobe_inline int __tkp_emit(struct tkp_probe *tp,
 				      struct pt_regs *regs, unsigned long a,
 				      unsigned long b, unsigned int slot,
-				      bool dyn_inline)
+				      unsigned int how)
 {
 	struct tkp_event *ev = tp->ev;
 	struct trace_event_file *file = rcu_dereference_sched(ev->fast);
@@ -901,9 +1031,9 @@ static nokprobe_inline int __tkp_emit(struct tkp_probe *tp,
 	 */
 	if (likely(file && !tkp_file_slow(file))) {
 		if (!ev->dyn)
-			tkp_record_fast(ev, tp->args, file, regs, a, b, NULL,
-					ev->rec_size - ev->hdr_size);
-		else if (dyn_inline)
+			__tkp_record_fast(ev, tp->args, file, regs, a, b, NULL,
+					  ev->rec_size - ev->hdr_size, how);
+		else if (how & TKP_HOW_DYN_INLINE)
 			tkp_record_dyn(tp, file, regs, a, b, slot);
 		else
 			tkp_record_dyn_call(tp, file, regs, a, b, slot);
@@ -916,7 +1046,8 @@ static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
 				    struct pt_regs *regs, unsigned long a,
 				    unsigned long b, unsigned int slot)
 {
-	return __tkp_emit(tp, regs, a, b, slot, true);
+	return __tkp_emit(tp, regs, a, b, slot,
+			  TKP_HOW_DYN_INLINE | TKP_HOW_ENTRY);
 }
 
 /*
@@ -955,30 +1086,38 @@ static nokprobe_inline void tkp_recursion_unlock(int bit)
 }
 
 /*
- * Is a recording in progress in the context a breakpoint interrupted?
- * x86 enters a kernel int3 as an NMI, so a kprobe that one of our
- * recordings reaches (the ring buffer's functions are not traceable,
- * but kprobes may probe them) runs in a context of its own, one whose
- * recursion bit is free.  Look one level down instead: the preempt count
- * less the NMI and hardirq counts nmi_enter() added.  Asked before the
- * hit takes its own bit: an int3 inside a real NMI looks down at that
- * NMI's bit, the one the hit is about to take.  An optimised kprobe in a
- * real NMI cannot be told from an int3 and looks below the NMI: it is
- * counted as a miss when the NMI came in the middle of a recording.
+ * The recursion bit for the handler of a kprobe that is not on an ftrace
+ * site; -1 when a recording is in progress where the hit comes from.
+ * x86 and arm64 enter a kernel breakpoint as an NMI, so a kprobe that
+ * one of our recordings reaches (the ring buffer's functions are not
+ * traceable, but kprobes may probe them) runs in a context of its own,
+ * one whose recursion bit is free.  Such a hit looks one level down as
+ * well, at the preempt count less the NMI and hardirq counts
+ * nmi_enter() added, and tests both bits at once.  An int3 inside a real
+ * NMI looks down at that NMI's bit, the one the hit is about to take.
+ * An optimised kprobe in a real NMI cannot be told from an int3 and
+ * looks below the NMI: it is counted as a miss when the NMI came in the
+ * middle of a recording.
  */
-static nokprobe_inline bool tkp_recording_below(void)
+static nokprobe_inline int tkp_break_lock(void)
 {
+	const int own = TRACE_FTRACE_START + TRACE_CTX_NMI;
 	unsigned long pc = preempt_count();
-	unsigned int level = 0;
+	int below;
 
 	if (likely(!(pc & NMI_MASK)))
-		return false;	/* an optimised kprobe: no int3 */
-	pc -= NMI_OFFSET + HARDIRQ_OFFSET;
-	level += !!(pc & NMI_MASK);
-	level += !!(pc & (NMI_MASK | HARDIRQ_MASK));
-	level += !!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
-	return trace_recursion_test(TRACE_FTRACE_START + TRACE_CTX_NORMAL -
-				    level);
+		return tkp_recursion_lock();	/* an optimised kprobe */
+	/* The masks nest, each above the next: a level is a comparison. */
+	pc = (pc - (NMI_OFFSET + HARDIRQ_OFFSET)) &
+	     (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET);
+	below = TRACE_FTRACE_START + TRACE_CTX_NORMAL - (pc >= NMI_OFFSET) -
+		(pc >= HARDIRQ_OFFSET) - (pc >= SOFTIRQ_OFFSET);
+	if (unlikely(READ_ONCE(current->trace_recursion) &
+		     (BIT(below) | BIT(own))))
+		return -1;
+	trace_recursion_set(own);
+	barrier();
+	return own;
 }
 
 /*
@@ -992,7 +1131,7 @@ static nokprobe_inline bool tkp_recording_below(void)
 static nokprobe_inline int tkp_kprobe_lock(struct kprobe *kp)
 {
 	if (!kprobe_ftrace(kp))
-		return tkp_recursion_lock();
+		return tkp_break_lock();
 	if (trace_recursion_test(TRACE_FTRACE_START + TRACE_CTX_TRANSITION))
 		return -1;
 	return TRACE_FTRACE_START + trace_get_context_bit();
@@ -1013,7 +1152,8 @@ static nokprobe_inline int tkp_emit_locked(struct tkp_probe *tp,
 		raw_cpu_inc(tp->stat->ret_refused);
 		return 0;
 	}
-	ret = __tkp_emit(tp, regs, a, b, bit - TRACE_FTRACE_START, false);
+	ret = __tkp_emit(tp, regs, a, b, bit - TRACE_FTRACE_START,
+			 TKP_HOW_RETURN);
 	tkp_recursion_unlock(bit);
 	return ret;
 }
@@ -1025,35 +1165,53 @@ static nokprobe_inline int tkp_emit_locked(struct tkp_probe *tp,
 static nokprobe_inline int tkp_kprobe_enter(struct tkp_probe *tp,
 					    struct kprobe *kp)
 {
-	int bit;
+	int bit = tkp_kprobe_lock(kp);
 
-	if (unlikely(!kprobe_ftrace(kp) && tkp_recording_below()))
-		goto miss;
-	bit = tkp_kprobe_lock(kp);
 	if (likely(bit >= 0))
 		return bit;
-miss:
 	raw_cpu_inc(tp->stat->reentered);
 	return -1;
 }
 
-int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
+/*
+ * An entry kprobe's hit.  @ftrace: the kprobe is on an ftrace site (see
+ * tkp_kprobe_lock()), known where this is compiled.
+ */
+static nokprobe_inline int __tkp_entry_hit(struct kprobe *kp,
+					   struct pt_regs *regs, bool ftrace)
 {
 	struct tkp_kp *k = container_of(kp, struct tkp_kp, rp.kp);
 	struct tkp_probe *tp = k->tp;
 	int bit, ret;
 
-	bit = tkp_kprobe_enter(tp, kp);
-	if (unlikely(bit < 0))
+	bit = ftrace ? tkp_kprobe_lock(kp) : tkp_break_lock();
+	if (unlikely(bit < 0)) {
+		raw_cpu_inc(tp->stat->reentered);
 		return 0;
-	ret = __tkp_emit(tp, regs, k->ip, 0, bit - TRACE_FTRACE_START, false);
-	if (!kprobe_ftrace(kp))
+	}
+	ret = __tkp_emit(tp, regs, k->ip, 0, bit - TRACE_FTRACE_START,
+			 TKP_HOW_ENTRY | TKP_HOW_FETCH_CALL);
+	if (!ftrace)
 		tkp_recursion_unlock(bit);
 	if (!ret)
 		return 0;
 	/* BPF redirected execution: resume there, do not single-step. */
 	reset_current_kprobe();
 	return 1;
+}
+
+static noinline int tkp_entry_hit_ftrace(struct kprobe *kp,
+					 struct pt_regs *regs)
+{
+	return __tkp_entry_hit(kp, regs, true);
+}
+NOKPROBE_SYMBOL(tkp_entry_hit_ftrace);
+
+int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
+{
+	if (unlikely(kprobe_ftrace(kp)))
+		return tkp_entry_hit_ftrace(kp, regs);
+	return __tkp_entry_hit(kp, regs, false);
 }
 NOKPROBE_SYMBOL(tkp_entry_hit);
 
