@@ -689,6 +689,7 @@ static struct tkp_event *tkp_alloc_event(struct tkp_spec *spec)
 	ev->hdr_size = spec->is_return ? sizeof(struct tkp_return_rec) :
 					 sizeof(struct tkp_entry_rec);
 	ev->rec_size = spec->rec_size;
+	ev->has_body = ev->rec_size > ev->hdr_size;
 	ev->fault_off = spec->fault_off;
 	for (i = 0; i < ev->nargs; i++)
 		ev->dyn |= ev->args[i].kind == TKP_K_STRING;

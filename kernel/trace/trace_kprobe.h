@@ -433,6 +433,7 @@ struct tkp_event {
 	bool				local;		/* perf's own, not listed */
 	bool				used;		/* ever had a user */
 	bool				dyn;		/* has string fields */
+	bool				has_body;	/* rec_size > hdr_size */
 	unsigned long			quiet_gp;	/* RCU cookie: users gone */
 	unsigned int			hdr_size;	/* entry + probe fields */
 	unsigned int			rec_size;	/* ... + fixed arg fields */

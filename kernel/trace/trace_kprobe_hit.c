@@ -654,7 +654,7 @@ static nokprobe_inline unsigned int tkp_fetch_one_str(const struct tkp_probe *tp
  * is known to be an entry or a return one.
  */
 #define TKP_HOW_DYN_INLINE	0x1
-#define TKP_HOW_FETCH_CALL	0x2
+#define TKP_HOW_FETCH_CALL	0x2	/* and staged: see __tkp_record_fast() */
 #define TKP_HOW_ENTRY		0x4
 #define TKP_HOW_RETURN		0x8
 
@@ -887,7 +887,7 @@ static nokprobe_inline void __tkp_record_fast(struct tkp_event *ev,
 					      struct pt_regs *regs,
 					      unsigned long a, unsigned long b,
 					      const u8 *args, unsigned int body,
-					      unsigned int how)
+					      unsigned int how, unsigned int slot)
 {
 	struct trace_buffer *buffer = file->tr->array_buffer.buffer;
 	struct ring_buffer_event *event;
@@ -904,13 +904,14 @@ static nokprobe_inline void __tkp_record_fast(struct tkp_event *ev,
 		tkp_copy((u8 *)ent + ev->hdr_size, args, body);
 	} else if (how & TKP_HOW_FETCH_CALL) {
 		/*
-		 * Read again rather than kept across the reservation: a
-		 * register less to save and restore on every hit.
+		 * Staged before the reservation (see __tkp_emit()), and what
+		 * it takes read again rather than kept across it: fewer
+		 * registers to save and restore on every hit.
 		 */
-		unsigned int hdr = READ_ONCE(ev->hdr_size);
-
-		if (READ_ONCE(ev->rec_size) != hdr)
-			tkp_fetch_fixed(ev, prog, regs, (u8 *)ent + hdr);
+		if (READ_ONCE(ev->has_body))
+			tkp_copy((u8 *)ent + READ_ONCE(ev->hdr_size),
+				 tkp_scratch_of(slot),
+				 READ_ONCE(ev->rec_size) - READ_ONCE(ev->hdr_size));
 	} else if (body) {
 		tkp_fetch_args(ev, prog, regs, (u8 *)ent + ev->hdr_size);
 	}
@@ -924,7 +925,7 @@ static nokprobe_inline void tkp_record_fast(struct tkp_event *ev,
 					    unsigned long a, unsigned long b,
 					    const u8 *args, unsigned int body)
 {
-	__tkp_record_fast(ev, prog, file, regs, a, b, args, body, 0);
+	__tkp_record_fast(ev, prog, file, regs, a, b, args, body, 0, 0);
 }
 
 /*
@@ -1030,13 +1031,21 @@ static nokprobe_inline int __tkp_emit(struct tkp_probe *tp,
 	 * whose arguments are fetched right into it, or one with strings.
 	 */
 	if (likely(file && !tkp_file_slow(file))) {
-		if (!ev->dyn)
+		if (!ev->dyn && (how & TKP_HOW_FETCH_CALL)) {
+			if (ev->has_body)
+				tkp_fetch_fixed(ev, tp->args, regs,
+						tkp_scratch_of(slot));
+			__tkp_record_fast(ev, NULL, file, NULL, a, b, NULL,
+					  ev->rec_size - ev->hdr_size, how,
+					  slot);
+		} else if (!ev->dyn) {
 			__tkp_record_fast(ev, tp->args, file, regs, a, b, NULL,
-					  ev->rec_size - ev->hdr_size, how);
-		else if (how & TKP_HOW_DYN_INLINE)
+					  ev->rec_size - ev->hdr_size, how, 0);
+		} else if (how & TKP_HOW_DYN_INLINE) {
 			tkp_record_dyn(tp, file, regs, a, b, slot);
-		else
+		} else {
 			tkp_record_dyn_call(tp, file, regs, a, b, slot);
+		}
 		return 0;
 	}
 	return tkp_emit_general(tp, regs, a, b, slot);
