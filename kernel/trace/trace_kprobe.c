@@ -667,6 +667,7 @@ static void tkp_set_args(struct tkp_probe *tp, struct tkp_arg *args,
 				     args[0].op == TKP_OP_STR) &&
 		      args[0].offset == ev->hdr_size &&
 		      ev->rec_size == ev->hdr_size + sizeof(u32);
+	tp->ret_only = ev->is_return && !tp->entry_size;
 }
 
 /*

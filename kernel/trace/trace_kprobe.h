@@ -130,6 +130,17 @@
 #endif
 
 /*
+ * Which of our ftrace_ops serves a site: the one that saves only the
+ * argument registers, the one that saves all, or, for a site with only
+ * return probes that take nothing at entry, one that just hooks returns
+ * (with the argument registers).  The last two need TKP_HAVE_ARGS_OPS.
+ */
+#define TKP_OPS_ARGS		0
+#define TKP_OPS_FULL		1
+#define TKP_OPS_RET		2
+#define TKP_NR_OPS		3
+
+/*
  * Why a line was refused: an index into tkp_err_text, the messages
  * error_log shows.
  */
@@ -367,8 +378,8 @@ struct tkp_site {
 	unsigned long			ip;
 	struct list_head		probes;		/* tkp_hook.site_link */
 	struct list_head		dirty;		/* on tkp_dirty_sites */
-	bool				full;		/* served with all regs */
-	bool				in[2];		/* in tkp_fops[i]'s filter */
+	u8				served;		/* by tkp_fops[i] */
+	bool				in[TKP_NR_OPS];	/* in tkp_fops[i]'s filter */
 	struct rcu_head			rcu;
 };
 
@@ -519,6 +530,7 @@ struct tkp_probe {
 	bool				one_str;	/* one arg, a string */
 	bool				full_regs;	/* args need every register */
 	bool				duration;	/* has $duration */
+	bool				ret_only;	/* hooks returns, no more */
 	unsigned long			place;	/* address as written, or 0 */
 	unsigned long			addr;	/* where it is, while live */
 
@@ -575,7 +587,7 @@ static inline const char *tkp_event(struct tkp_probe *tp)
 #define TKP_SITE_BITS	10
 
 #ifdef CONFIG_KPROBE_EVENTS_FENTRY
-/* Our two ftrace_ops: [0] with only argument registers, [1] with all. */
+/* Our ftrace_ops, in tkp_fops[]: see there. */
 struct tkp_fops {
 	struct ftrace_ops	ops;
 	unsigned int		nr;	/* sites in its filter */
@@ -612,6 +624,15 @@ static nokprobe_inline bool tkp_needs_full(const struct tkp_probe *tp)
 	/* A return is recorded from the rethook's registers, all of them. */
 	return !tp->ev->is_return &&
 	       (tp->full_regs || READ_ONCE(tp->ev->perf_on));
+}
+
+/*
+ * Does @tp only hook returns at its sites, with nothing to take at entry
+ * (what TKP_OPS_RET serves)?
+ */
+static nokprobe_inline bool tkp_hooks_return_only(const struct tkp_probe *tp)
+{
+	return tp->ret_only;	/* a return, no entry_size */
 }
 
 /* A field of @size bytes at @src, as the hit path wrote it. */
@@ -713,9 +734,11 @@ static inline void tkp_btf_release(struct tkp_spec *spec)
 
 /* trace_kprobe_hit.c */
 #ifdef CONFIG_KPROBE_EVENTS_FENTRY
-extern struct tkp_fops tkp_fops[2];
+extern struct tkp_fops tkp_fops[TKP_NR_OPS];
 void tkp_fentry_ret(struct rethook_node *node, void *data,
 		    struct pt_regs *regs);
+void tkp_fentry_ret_plain(struct rethook_node *node, void *data,
+			  struct pt_regs *regs);
 #endif
 int tkp_hit_init(void);
 int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs);

@@ -125,8 +125,11 @@ static int tkp_site_want(struct tkp_site *site)
 		return -1;
 	list_for_each_entry(hk, &site->probes, site_link) {
 		if (tkp_needs_full(hk->tp) || !TKP_HAVE_ARGS_OPS)
-			return 1;
-		want = 0;
+			return TKP_OPS_FULL;
+		if (!tkp_hooks_return_only(hk->tp))
+			want = TKP_OPS_ARGS;
+		else if (want < 0)
+			want = TKP_OPS_RET;
 	}
 	return want;
 }
@@ -139,7 +142,7 @@ static bool tkp_site_leaves(struct tkp_site *site, int i)
 {
 	int want = tkp_site_want(site);
 
-	return site->in[i] && want != i && (want < 0 || site->full != i);
+	return site->in[i] && want != i && (want < 0 || site->served != i);
 }
 
 static int tkp_filter_add(struct tkp_fops *f, unsigned long *ips,
@@ -204,7 +207,7 @@ int tkp_places_sync(void)
 	if (!ips)
 		return -ENOMEM;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < TKP_NR_OPS; i++) {
 		cnt = 0;
 		list_for_each_entry(site, &tkp_dirty_sites, dirty)
 			if (tkp_site_want(site) == i && !site->in[i])
@@ -230,10 +233,10 @@ int tkp_places_sync(void)
 	list_for_each_entry(site, &tkp_dirty_sites, dirty) {
 		want = tkp_site_want(site);
 		if (want >= 0 && site->in[want])
-			WRITE_ONCE(site->full, want);
+			WRITE_ONCE(site->served, want);
 	}
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < TKP_NR_OPS; i++) {
 		cnt = 0;
 		list_for_each_entry(site, &tkp_dirty_sites, dirty)
 			if (tkp_site_leaves(site, i))
@@ -254,7 +257,10 @@ int tkp_places_sync(void)
 
 	list_for_each_entry_safe(site, n, &tkp_dirty_sites, dirty) {
 		want = tkp_site_want(site);
-		if (site->in[0] != !want || site->in[1] != (want > 0))
+		for (i = 0; i < TKP_NR_OPS; i++)
+			if (site->in[i] != (i == want))
+				break;
+		if (i < TKP_NR_OPS)
 			continue;
 		list_del_init(&site->dirty);
 		/* Kept while places are armed on it, kprobes/enabled or not. */
@@ -413,7 +419,9 @@ static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
 	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
 	if (!pool)
 		return NULL;
-	pool->rh = rethook_alloc(pool, tkp_fentry_ret);
+	pool->rh = rethook_alloc(pool, tp->duration || tp->entry_size ||
+					tp->ev->has_body || tp->ev->dyn ?
+				 tkp_fentry_ret : tkp_fentry_ret_plain);
 	if (!pool->rh) {
 		kfree(pool);
 		return NULL;

@@ -657,6 +657,7 @@ static nokprobe_inline unsigned int tkp_fetch_one_str(const struct tkp_probe *tp
 #define TKP_HOW_FETCH_CALL	0x2	/* and staged: see __tkp_record_fast() */
 #define TKP_HOW_ENTRY		0x4
 #define TKP_HOW_RETURN		0x8
+#define TKP_HOW_NO_BODY		0x10	/* no argument fields at all */
 
 /* The probe's own fields, which follow struct trace_entry. */
 static nokprobe_inline void __tkp_fill_hdr(const struct tkp_event *ev,
@@ -1031,7 +1032,10 @@ static nokprobe_inline int __tkp_emit(struct tkp_probe *tp,
 	 * whose arguments are fetched right into it, or one with strings.
 	 */
 	if (likely(file && !tkp_file_slow(file))) {
-		if (!ev->dyn && (how & TKP_HOW_FETCH_CALL)) {
+		if (how & TKP_HOW_NO_BODY) {
+			__tkp_record_fast(ev, NULL, file, regs, a, b, NULL, 0,
+					  how, 0);
+		} else if (!ev->dyn && (how & TKP_HOW_FETCH_CALL)) {
 			if (ev->has_body)
 				tkp_fetch_fixed(ev, tp->args, regs,
 						tkp_scratch_of(slot));
@@ -1150,9 +1154,10 @@ static nokprobe_inline int tkp_kprobe_lock(struct kprobe *kp)
  * tkp_emit() for a kprobe or a fentry return, whose callers hold no
  * recursion bit: take it, or count a miss.
  */
-static nokprobe_inline int tkp_emit_locked(struct tkp_probe *tp,
-					   struct pt_regs *regs,
-					   unsigned long a, unsigned long b)
+static nokprobe_inline int __tkp_emit_locked(struct tkp_probe *tp,
+					     struct pt_regs *regs,
+					     unsigned long a, unsigned long b,
+					     unsigned int how)
 {
 	int bit, ret;
 
@@ -1161,10 +1166,16 @@ static nokprobe_inline int tkp_emit_locked(struct tkp_probe *tp,
 		raw_cpu_inc(tp->stat->ret_refused);
 		return 0;
 	}
-	ret = __tkp_emit(tp, regs, a, b, bit - TRACE_FTRACE_START,
-			 TKP_HOW_RETURN);
+	ret = __tkp_emit(tp, regs, a, b, bit - TRACE_FTRACE_START, how);
 	tkp_recursion_unlock(bit);
 	return ret;
+}
+
+static nokprobe_inline int tkp_emit_locked(struct tkp_probe *tp,
+					   struct pt_regs *regs,
+					   unsigned long a, unsigned long b)
+{
+	return __tkp_emit_locked(tp, regs, a, b, TKP_HOW_RETURN);
 }
 
 /*
@@ -1249,6 +1260,17 @@ int tkp_return_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(tkp_return_entry);
 
+/*
+ * Where the function returns to.  Not the instance's own return address:
+ * a return hooked after another one of the same call (two return probes
+ * on a function) found the first one's trampoline there.  The core puts
+ * the real one in the registers it hands every handler.
+ */
+static nokprobe_inline unsigned long tkp_ret_ip(struct pt_regs *regs)
+{
+	return instruction_pointer(regs);
+}
+
 int tkp_return_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
@@ -1264,13 +1286,13 @@ int tkp_return_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
 		__this_cpu_write(tkp_entry_data, ri->data + sizeof(u64));
 		tkp_emit_locked(container_of(rp, struct tkp_kp, rp)->tp,
 				regs, (unsigned long)rp->kp.addr,
-				get_kretprobe_retaddr(ri));
+				tkp_ret_ip(regs));
 		__this_cpu_write(tkp_entry_ns, outer);
 		__this_cpu_write(tkp_entry_data, outer_data);
 		return 0;
 	}
 	tkp_emit_locked(container_of(rp, struct tkp_kp, rp)->tp, regs,
-			(unsigned long)rp->kp.addr, get_kretprobe_retaddr(ri));
+			(unsigned long)rp->kp.addr, tkp_ret_ip(regs));
 	return 0;
 }
 NOKPROBE_SYMBOL(tkp_return_hit);
@@ -1377,9 +1399,10 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
 
 static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 						struct pt_regs *regs,
-						bool full, int held)
+						int ops, int held)
 {
 	bool idle = held != TKP_BIT_UNTRIED;	/* tkp_fentry_idle() */
+	bool full = ops == TKP_OPS_FULL;
 	struct tkp_site *site;
 	struct tkp_probe *tp;
 	struct tkp_hook *hk;
@@ -1394,7 +1417,7 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 	 */
 	preempt_disable_notrace();
 	site = tkp_site_find(ip);
-	if (!site || !regs || READ_ONCE(site->full) != full)
+	if (!site || !regs || READ_ONCE(site->served) != ops)
 		goto out;
 	/*
 	 * perf and BPF (only ever served with all registers) see them as a
@@ -1455,7 +1478,7 @@ out:
  * needs to be judged right).
  */
 static noinline void tkp_fentry_idle(unsigned long ip, struct pt_regs *regs,
-				     bool full)
+				     int ops)
 {
 	int bit = tkp_recursion_lock();
 	unsigned long flags;
@@ -1467,7 +1490,7 @@ static noinline void tkp_fentry_idle(unsigned long ip, struct pt_regs *regs,
 	lockdep_on = lockdep_hardirqs_enabled();
 	lockdep_hardirqs_off(CALLER_ADDR0);
 	ct_nmi_enter();
-	__tkp_fentry_common(ip, regs, full, bit);
+	__tkp_fentry_common(ip, regs, ops, bit);
 	if (lockdep_on)
 		lockdep_hardirqs_on_prepare();
 	ct_nmi_exit();
@@ -1478,21 +1501,24 @@ static noinline void tkp_fentry_idle(unsigned long ip, struct pt_regs *regs,
 }
 NOKPROBE_SYMBOL(tkp_fentry_idle);
 
+/* Only the idle task pays for the question. */
+#define tkp_fentry_in_idle()	\
+	(unlikely(is_idle_task(current)) && !rcu_is_watching())
+
 static nokprobe_inline void tkp_fentry_common(unsigned long ip,
 					      unsigned long parent_ip,
-					      struct pt_regs *regs, bool full)
+					      struct pt_regs *regs, int ops)
 {
-	/* Only the idle task pays for the question. */
-	if (unlikely(is_idle_task(current)) && !rcu_is_watching())
-		tkp_fentry_idle(ip, regs, full);
+	if (tkp_fentry_in_idle())
+		tkp_fentry_idle(ip, regs, ops);
 	else
-		__tkp_fentry_common(ip, regs, full, TKP_BIT_UNTRIED);
+		__tkp_fentry_common(ip, regs, ops, TKP_BIT_UNTRIED);
 }
 
 static void tkp_fentry_hit(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
-	tkp_fentry_common(ip, parent_ip, ftrace_get_regs(fregs), true);
+	tkp_fentry_common(ip, parent_ip, ftrace_get_regs(fregs), TKP_OPS_FULL);
 }
 NOKPROBE_SYMBOL(tkp_fentry_hit);
 
@@ -1506,9 +1532,38 @@ static void tkp_fentry_hit_args(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *ops,
 				struct ftrace_regs *fregs)
 {
-	tkp_fentry_common(ip, parent_ip, &fregs->regs, false);
+	tkp_fentry_common(ip, parent_ip, &fregs->regs, TKP_OPS_ARGS);
 }
 NOKPROBE_SYMBOL(tkp_fentry_hit_args);
+
+/*
+ * The callback of a site with only return probes that take nothing at
+ * entry: all it does is hook returns, so it is kept apart from the one
+ * above, with its recording paths and the registers they keep.  A probe
+ * of another kind, added to the site, waits until the site has moved to
+ * the ops that serves it.
+ */
+static void tkp_fentry_hit_ret(unsigned long ip, unsigned long parent_ip,
+			       struct ftrace_ops *ops,
+			       struct ftrace_regs *fregs)
+{
+	struct tkp_site *site;
+	struct tkp_hook *hk;
+
+	if (tkp_fentry_in_idle()) {
+		tkp_fentry_idle(ip, &fregs->regs, TKP_OPS_RET);
+		return;
+	}
+	preempt_disable_notrace();
+	site = tkp_site_find(ip);
+	if (likely(site && READ_ONCE(site->served) == TKP_OPS_RET)) {
+		list_for_each_entry_rcu(hk, &site->probes, site_link)
+			if (likely(tkp_hooks_return_only(hk->tp)))
+				tkp_pool_hook(hk->tp, &fregs->regs, hk->ip);
+	}
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(tkp_fentry_hit_ret);
 #endif
 
 /*
@@ -1525,7 +1580,7 @@ static noinline void tkp_fentry_ret_ctx(struct tkp_pool *pool,
 
 	__this_cpu_write(tkp_entry_ns, rn->entry_ns);
 	__this_cpu_write(tkp_entry_data, rn->data);
-	tkp_emit_locked(pool->tp, regs, rn->func, rn->node.ret_addr);
+	tkp_emit_locked(pool->tp, regs, rn->func, tkp_ret_ip(regs));
 	__this_cpu_write(tkp_entry_ns, outer);
 	__this_cpu_write(tkp_entry_data, outer_data);
 }
@@ -1541,19 +1596,37 @@ void tkp_fentry_ret(struct rethook_node *node, void *data,
 	if (unlikely(pool->ctx))
 		tkp_fentry_ret_ctx(pool, rn, regs);
 	else
-		tkp_emit_locked(pool->tp, regs, rn->func, node->ret_addr);
+		tkp_emit_locked(pool->tp, regs, rn->func, tkp_ret_ip(regs));
 }
 NOKPROBE_SYMBOL(tkp_fentry_ret);
 
-struct tkp_fops tkp_fops[2] = {
+/*
+ * tkp_fentry_ret() for a return event with no argument fields, whose
+ * entry took nothing: its own handler, with nothing to fetch, keeps less
+ * across the reservation.
+ */
+void tkp_fentry_ret_plain(struct rethook_node *node, void *data,
+			  struct pt_regs *regs)
+{
+	struct tkp_rnode *rn = container_of(node, struct tkp_rnode, node);
+	struct tkp_pool *pool = data;
+
+	atomic_dec(&pool->busy);
+	__tkp_emit_locked(pool->tp, regs, rn->func, tkp_ret_ip(regs),
+			  TKP_HOW_RETURN | TKP_HOW_NO_BODY);
+}
+NOKPROBE_SYMBOL(tkp_fentry_ret_plain);
+
+struct tkp_fops tkp_fops[TKP_NR_OPS] = {
 #if TKP_HAVE_ARGS_OPS
-	{ .ops = {
+	[TKP_OPS_ARGS] = { .ops = {
 		.func	= tkp_fentry_hit_args,
 	} },
-#else
-	{ },
+	[TKP_OPS_RET] = { .ops = {
+		.func	= tkp_fentry_hit_ret,
+	} },
 #endif
-	{ .ops = {
+	[TKP_OPS_FULL] = { .ops = {
 		.func	= tkp_fentry_hit,
 		.flags	= FTRACE_OPS_FL_SAVE_REGS,
 	} },
