@@ -37,10 +37,12 @@
  */
 #define TKP_SLOTS	(TRACE_CTX_TRANSITION + 1)
 static void __percpu *tkp_scratch;
+/* Each slot's address, per CPU: a load where the sum would be five. */
+static DEFINE_PER_CPU_READ_MOSTLY(u8 *, tkp_scratch_slot[TKP_SLOTS]);
 
 static nokprobe_inline u8 *tkp_scratch_of(unsigned int slot)
 {
-	return this_cpu_ptr(tkp_scratch) + slot * TKP_SCRATCH_SIZE;
+	return __this_cpu_read(tkp_scratch_slot[slot]);
 }
 
 /*
@@ -82,12 +84,31 @@ static nokprobe_inline bool tkp_kaddr_ok(unsigned long addr, size_t size)
 }
 
 /*
+ * Are the @size bytes at @addr inside the current task's stack?  A read
+ * there cannot fault (the stack is mapped all along; its guard pages lie
+ * outside it) and reads no user memory, so it needs neither the arch's
+ * check nor an exception table entry.  Syscall wrappers take their
+ * arguments in a struct pt_regs there (+0x70(%di) on x86_64), and
+ * $stackN and +N(%sp) read there too.
+ */
+static nokprobe_inline bool tkp_on_stack(unsigned long addr, size_t size)
+{
+	return addr - (unsigned long)task_stack_page(current) <=
+	       THREAD_SIZE - size;
+}
+
+/*
  * copy_from_kernel_nofault() of one word, in line: a dereference in a
  * fetch argument is mostly that.
  */
 static nokprobe_inline bool tkp_kload_word(unsigned long *dst,
 					   unsigned long addr)
 {
+	if (tkp_on_stack(addr, sizeof(*dst))) {
+		/* Unchecked: KASAN's stack redzones may lie there. */
+		*dst = READ_ONCE_NOCHECK(*(unsigned long *)addr);
+		return true;
+	}
 	if (!tkp_kaddr_ok(addr, sizeof(*dst)))
 		return false;
 	pagefault_disable();
@@ -343,22 +364,32 @@ static nokprobe_inline void tkp_put(void *dst, u64 v, unsigned int size)
  */
 static __always_inline void tkp_copy(u8 *dst, const u8 *src, unsigned int n)
 {
-	if (n >= sizeof(u64)) {
+	if (n >= 2 * sizeof(u64)) {
 		unsigned long s = (unsigned long)src, d = (unsigned long)dst;
-		unsigned long last = s + n - sizeof(u64);
+		unsigned long last = s + n - 2 * sizeof(u64);
 
 		/*
-		 * Whole words, then the one ending at @n (they may overlap);
-		 * one index for both sides.
+		 * Pairs of words, then the pair ending at @n (they may
+		 * overlap); one index for both sides.
 		 */
 		d -= s;
-		do {
+		for (; s < last; s += 2 * sizeof(u64)) {
 			put_unaligned(get_unaligned((const u64 *)s),
 				      (u64 *)(s + d));
-			s += sizeof(u64);
-		} while (s < last);
+			put_unaligned(get_unaligned((const u64 *)s + 1),
+				      (u64 *)(s + d) + 1);
+		}
 		put_unaligned(get_unaligned((const u64 *)last),
 			      (u64 *)(last + d));
+		put_unaligned(get_unaligned((const u64 *)last + 1),
+			      (u64 *)(last + d) + 1);
+		return;
+	}
+	if (n >= sizeof(u64)) {
+		/* A word, and the one ending at @n. */
+		put_unaligned(get_unaligned((const u64 *)src), (u64 *)dst);
+		put_unaligned(get_unaligned((const u64 *)(src + n) - 1),
+			      (u64 *)(dst + n) - 1);
 		return;
 	}
 	if (n & sizeof(u32)) {
@@ -1640,9 +1671,16 @@ struct tkp_fops tkp_fops[TKP_NR_OPS] = {
  */
 int __init tkp_hit_init(void)
 {
+	unsigned int cpu, i;
+
 	tkp_scratch = __alloc_percpu(TKP_SLOTS * TKP_SCRATCH_SIZE,
 				     sizeof(u64));
 	if (!tkp_scratch)
 		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		for (i = 0; i < TKP_SLOTS; i++)
+			per_cpu(tkp_scratch_slot[i], cpu) =
+				per_cpu_ptr(tkp_scratch, cpu) +
+				i * TKP_SCRATCH_SIZE;
 	return 0;
 }
