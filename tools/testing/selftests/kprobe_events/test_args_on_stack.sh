@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: dereferences that land on the task's stack (a syscall wrapper's struct pt_regs, +N(%sp)) read what the registers of the call below hold, and a dereference just past a stack read stays a normal checked one
+. "$(dirname "$0")/lib.sh"
+reset || fail "initial reset failed"
+
+case $KPE_ARCH in
+x86_64)	WRAP=__x64_sys_read FD='+112(%di)' SP='%sp' ;;
+aarch64|arm64) WRAP=__arm64_sys_read FD='+0(%x0)' SP='%sp' ;;
+*)	skip "no syscall wrapper layout known for $KPE_ARCH" ;;
+esac
+grep -q " [tT] $WRAP\$" /proc/kallsyms || skip "no $WRAP"
+grep -q " [tT] ksys_read\$" /proc/kallsyms || skip "no ksys_read"
+
+# The wrapper's fd from its pt_regs on the stack, ksys_read's from its
+# first argument: the same for every read.
+expect_ok "p:kprobes/sw $WRAP fd=$FD:s32 ra=+0($SP):x64"
+expect_ok "p:kprobes/sk ksys_read fd=\$arg1:s32"
+echo 1 > "$T/events/kprobes/enable" || fail "enable failed"
+i=0
+while [ $i -lt 20 ]; do
+	read -r _l < /proc/version
+	i=$((i + 1))
+done
+echo 0 > "$T/events/kprobes/enable"
+
+sw=$(grep -E ' sw: ' "$T/trace" | sed -n 's/.* fd=\(-*[0-9]*\) .*/\1/p')
+sk=$(grep -E ' sk: ' "$T/trace" | sed -n 's/.* fd=\(-*[0-9]*\)$/\1/p')
+nsw=$(echo "$sw" | grep -c .) nsk=$(echo "$sk" | grep -c .)
+log "records: sw $nsw, sk $nsk"
+[ "$nsw" -ge 20 ] || { dump "$T/trace"; fail "only $nsw wrapper records"; }
+[ "$sw" = "$sk" ] || {
+	log "sw: $(echo $sw | head -c 200)"
+	log "sk: $(echo $sk | head -c 200)"
+	fail "the fd read through the wrapper's pt_regs differs from ksys_read's"
+}
+# The word at the stack pointer is a return address into kernel text.
+bad=$(grep -E ' sw: ' "$T/trace" | grep -v -E ' ra=0xffff[0-9a-f]{12}' | head -n2)
+[ -z "$bad" ] || { log "$bad"; fail "+0($SP) did not read a kernel address"; }
+
+# A dereference that leaves the stack (the return address, into text)
+# is the usual checked read, and a NULL one faults cleanly.
+reset || fail "reset failed"
+expect_ok "p:kprobes/sx $WRAP t=+0(+0($SP)):x8 z=+0(+0(+0($FD))):x64"
+echo 1 > "$T/events/kprobes/enable" || fail "enable failed"
+read -r _l < /proc/version
+echo 0 > "$T/events/kprobes/enable"
+grep -q ' sx: .* t=0x[0-9a-f]* z=' "$T/trace" || { dump "$T/trace"; fail "no sx record"; }
+reset || fail "cleanup failed"
+pass
