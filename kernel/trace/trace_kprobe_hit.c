@@ -329,7 +329,16 @@ static nokprobe_inline bool tkp_walk(const struct tkp_arg *a,
 	/* Rotated so that one dereference costs no loop. */
 	if (a->ndrf) {
 		last = d + a->ndrf - 1;
-		for (v += *d; d < last; v += *++d, user >>= 1) {
+		v += *d;
+		/*
+		 * A first load from the stack (pt_regs, say), in line: the
+		 * loop's calls make the compiler save registers before it.
+		 */
+		if (d < last && !(user & 1) && tkp_on_stack(v, sizeof(v))) {
+			v = READ_ONCE_NOCHECK(*(unsigned long *)v) + *++d;
+			user >>= 1;
+		}
+		for (; d < last; v += *++d, user >>= 1) {
 			if (tkp_is_user(v, user & 1)) {
 				struct tkp_word w = tkp_uload_word(v);
 
@@ -689,6 +698,7 @@ static nokprobe_inline unsigned int tkp_fetch_one_str(const struct tkp_probe *tp
 #define TKP_HOW_ENTRY		0x4
 #define TKP_HOW_RETURN		0x8
 #define TKP_HOW_NO_BODY		0x10	/* no argument fields at all */
+#define TKP_HOW_STAGED		0x20	/* fetched: @args is not NULL */
 
 /* The probe's own fields, which follow struct trace_entry. */
 static nokprobe_inline void __tkp_fill_hdr(const struct tkp_event *ev,
@@ -932,7 +942,7 @@ static nokprobe_inline void __tkp_record_fast(struct tkp_event *ev,
 	tracing_generic_entry_update(ent, ev->call.event.type,
 				     tkp_trace_ctx());
 	__tkp_fill_hdr(ev, ent, a, b, how);
-	if (args) {
+	if ((how & TKP_HOW_STAGED) || args) {
 		tkp_copy((u8 *)ent + ev->hdr_size, args, body);
 	} else if (how & TKP_HOW_FETCH_CALL) {
 		/*
@@ -963,17 +973,10 @@ static nokprobe_inline void tkp_record_fast(struct tkp_event *ev,
 /*
  * The arguments of a record with strings, whose size is known only once
  * they are fetched, into staging buffer @buf; returns the size of the
- * record's body.  Out of line: in line, the fetch would cost the callers'
- * fixed-size case more than the call costs here.  The usual event of one
- * string has its own, lighter than the general one.
+ * record's body.  The general case, out of line; the usual event of one
+ * string has its own, lighter and in line (it costs the fixed-size case
+ * nothing there, measured).
  */
-static noinline unsigned int tkp_fetch_str1(const struct tkp_probe *tp,
-					    struct pt_regs *regs, u8 *buf)
-{
-	return tkp_fetch_one_str(tp, regs, buf);
-}
-NOKPROBE_SYMBOL(tkp_fetch_str1);
-
 static noinline unsigned int tkp_fetch_dyn(const struct tkp_probe *tp,
 					   struct pt_regs *regs, u8 *buf)
 {
@@ -986,13 +989,14 @@ static nokprobe_inline void tkp_record_dyn(struct tkp_probe *tp,
 					   struct trace_event_file *file,
 					   struct pt_regs *regs,
 					   unsigned long a, unsigned long b,
-					   unsigned int slot)
+					   unsigned int slot, unsigned int how)
 {
 	u8 *args = tkp_scratch_of(slot);
 
-	tkp_record_fast(tp->ev, tp->args, file, regs, a, b, args,
-			tp->one_str ? tkp_fetch_str1(tp, regs, args) :
-				      tkp_fetch_dyn(tp, regs, args));
+	__tkp_record_fast(tp->ev, tp->args, file, regs, a, b, args,
+			  tp->one_str ? tkp_fetch_one_str(tp, regs, args) :
+					tkp_fetch_dyn(tp, regs, args),
+			  how | TKP_HOW_STAGED, 0);
 }
 
 /* The same out of line, for kprobes and returns (see __tkp_emit()). */
@@ -1001,7 +1005,7 @@ static noinline void tkp_record_dyn_call(struct tkp_probe *tp,
 					 struct pt_regs *regs, unsigned long a,
 					 unsigned long b, unsigned int slot)
 {
-	tkp_record_dyn(tp, file, regs, a, b, slot);
+	tkp_record_dyn(tp, file, regs, a, b, slot, 0);
 }
 NOKPROBE_SYMBOL(tkp_record_dyn_call);
 
@@ -1077,7 +1081,7 @@ static nokprobe_inline int __tkp_emit(struct tkp_probe *tp,
 			__tkp_record_fast(ev, tp->args, file, regs, a, b, NULL,
 					  ev->rec_size - ev->hdr_size, how, 0);
 		} else if (how & TKP_HOW_DYN_INLINE) {
-			tkp_record_dyn(tp, file, regs, a, b, slot);
+			tkp_record_dyn(tp, file, regs, a, b, slot, how);
 		} else {
 			tkp_record_dyn_call(tp, file, regs, a, b, slot);
 		}
