@@ -408,6 +408,9 @@ struct tkp_rnode {
 struct tkp_pool {
 	struct rethook			*rh;
 	struct tkp_probe		*tp;
+	/* tp's, for a return handler that needs nothing else of tp */
+	struct tkp_event		*ev;
+	struct tkp_stat __percpu	*stat;
 	atomic_t			busy;		/* instances out */
 	atomic_t			lost;		/* misses not yet told */
 	atomic_t			no_instance;	/* returns missed: empty */

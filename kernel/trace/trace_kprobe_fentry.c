@@ -427,6 +427,8 @@ static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
 		return NULL;
 	}
 	pool->tp = tp;
+	pool->ev = tp->ev;
+	pool->stat = tp->stat;
 	pool->duration = tp->duration;
 	pool->ctx = tp->duration || tp->entry_size;
 	pool->node_size = sizeof(*rn) + tp->entry_size;

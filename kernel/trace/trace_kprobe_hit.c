@@ -699,6 +699,7 @@ static nokprobe_inline unsigned int tkp_fetch_one_str(const struct tkp_probe *tp
 #define TKP_HOW_RETURN		0x8
 #define TKP_HOW_NO_BODY		0x10	/* no argument fields at all */
 #define TKP_HOW_STAGED		0x20	/* fetched: @args is not NULL */
+#define TKP_HOW_BREAK		0x40	/* a kprobe's handler */
 
 /* The probe's own fields, which follow struct trace_entry. */
 static nokprobe_inline void __tkp_fill_hdr(const struct tkp_event *ev,
@@ -879,9 +880,12 @@ static nokprobe_inline unsigned int tkp_irq_flags(unsigned int pc)
  * handler runs with no preempt_disable() of its own (x86), where the
  * core's count borrows into the other fields.
  */
-static nokprobe_inline unsigned int tkp_trace_ctx(void)
+static nokprobe_inline void tkp_fill_entry(struct trace_entry *ent,
+					   unsigned short type,
+					   unsigned int how)
 {
 	unsigned int pc = preempt_count(), flags, depth, mig;
+	const unsigned int top = 0xf - IS_ENABLED(CONFIG_PREEMPTION);
 
 #ifdef CONFIG_TRACE_IRQFLAGS_SUPPORT
 	flags = irqs_disabled() ? TRACE_FLAG_IRQS_OFF : 0;
@@ -889,9 +893,12 @@ static nokprobe_inline unsigned int tkp_trace_ctx(void)
 	flags = TRACE_FLAG_IRQS_NOSUPPORT;
 #endif
 	/* PREEMPT_RT counts softirqs elsewhere: the core's way there. */
-	if (IS_ENABLED(CONFIG_PREEMPT_RT))
-		return __tracing_gen_ctx_irq_test(flags) -
-		       min(min(pc & 0xff, 0xfU), (unsigned int)TKP_CTX_LESS);
+	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		tracing_generic_entry_update(ent, type,
+			__tracing_gen_ctx_irq_test(flags) -
+			min(min(pc & 0xff, 0xfU), (unsigned int)TKP_CTX_LESS));
+		return;
+	}
 	if (unlikely(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK)))
 		flags |= tkp_irq_flags(pc);
 	/* A shift and a mask where a test and a move would be three. */
@@ -904,10 +911,26 @@ static nokprobe_inline unsigned int tkp_trace_ctx(void)
 	 * less it, capped at 15, less tracing_gen_ctx_dec()'s, is the
 	 * depth less both, within [0, 15 - tracing_gen_ctx_dec()'s].
 	 */
-	depth = clamp_t(int, (pc & 0xff) - TKP_CTX_LESS, 0,
-			0xf - IS_ENABLED(CONFIG_PREEMPTION));
+	depth = (pc & 0xff) - TKP_CTX_LESS;
+	/*
+	 * Where the hit itself disabled preemption (an ftrace callback, a
+	 * return handler), the depth rarely needs its clamp: a branch costs
+	 * less.  A breakpoint's handler has no count of its own, and its
+	 * depth, often below 0 here, is clamped every time.
+	 */
+	if (how & TKP_HOW_BREAK)
+		depth = clamp_t(int, depth, 0, top);
+	else if (unlikely(depth > top))
+		depth = (int)depth < 0 ? 0 : top;
 	mig = min_t(unsigned int, migration_disable_value(), 0xf);
-	return flags << 16 | mig << 4 | depth;
+	/*
+	 * The fields tracing_generic_entry_update() would fill from the
+	 * packed trace_ctx, filled as they are computed.
+	 */
+	ent->type = type;
+	ent->flags = flags;
+	ent->preempt_count = mig << 4 | depth;
+	ent->pid = current->pid;
 }
 
 /*
@@ -939,8 +962,7 @@ static nokprobe_inline void __tkp_record_fast(struct tkp_event *ev,
 	if (!event)
 		return;
 	ent = __ring_buffer_event_data(event);
-	tracing_generic_entry_update(ent, ev->call.event.type,
-				     tkp_trace_ctx());
+	tkp_fill_entry(ent, ev->call.event.type, how);
 	__tkp_fill_hdr(ev, ent, a, b, how);
 	if ((how & TKP_HOW_STAGED) || args) {
 		tkp_copy((u8 *)ent + ev->hdr_size, args, body);
@@ -957,7 +979,7 @@ static nokprobe_inline void __tkp_record_fast(struct tkp_event *ev,
 	} else if (body) {
 		tkp_fetch_args(ev, prog, regs, (u8 *)ent + ev->hdr_size);
 	}
-	trace_buffer_unlock_commit_nostack(buffer, event);
+	__trace_buffer_commit_reserved(buffer, event);
 }
 
 static nokprobe_inline void tkp_record_fast(struct tkp_event *ev,
@@ -1111,7 +1133,7 @@ static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
  * caller: the records' preempt depth stays that of the probed context.
  * Returns the bit, or -1.
  */
-static nokprobe_inline int tkp_recursion_lock(void)
+static nokprobe_inline int tkp_recursion_bit(void)
 {
 	int bit = TRACE_FTRACE_START + TRACE_CTX_NORMAL;
 
@@ -1121,6 +1143,15 @@ static nokprobe_inline int tkp_recursion_lock(void)
 		bit = TRACE_FTRACE_START + trace_get_context_bit();
 
 	if (unlikely(trace_recursion_test(bit)))
+		return -1;
+	return bit;
+}
+
+static nokprobe_inline int tkp_recursion_lock(void)
+{
+	int bit = tkp_recursion_bit();
+
+	if (unlikely(bit < 0))
 		return -1;
 	trace_recursion_set(bit);
 	barrier();
@@ -1245,7 +1276,7 @@ static nokprobe_inline int __tkp_entry_hit(struct kprobe *kp,
 		return 0;
 	}
 	ret = __tkp_emit(tp, regs, k->ip, 0, bit - TRACE_FTRACE_START,
-			 TKP_HOW_ENTRY | TKP_HOW_FETCH_CALL);
+			 TKP_HOW_ENTRY | TKP_HOW_FETCH_CALL | TKP_HOW_BREAK);
 	if (!ftrace)
 		tkp_recursion_unlock(bit);
 	if (!ret)
@@ -1377,9 +1408,10 @@ NOKPROBE_SYMBOL(tkp_pool_tell);
  * The pool is three quarters in use, or returns were missed: tell of
  * those, and have it grow.
  */
-static noinline void tkp_pool_low(struct tkp_probe *tp, struct tkp_pool *pool,
-				  unsigned long func)
+static noinline void tkp_pool_low(struct tkp_pool *pool, unsigned long func)
 {
+	struct tkp_probe *tp = pool->tp;
+
 	if (atomic_read(&pool->lost)) {
 		tkp_pool_tell(tp, pool, func);
 		WRITE_ONCE(pool->grow_at, tkp_pool_threshold(pool));
@@ -1392,11 +1424,15 @@ NOKPROBE_SYMBOL(tkp_pool_low);
  * A return probe's entry half: take an instance and hook the return.  An
  * empty pool is a miss; a pool three quarters in use asks for more.
  */
-static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
-					  struct pt_regs *regs,
-					  unsigned long func)
+/*
+ * The return probe of hook @hk: what comes after the calls in here is
+ * read again through @pool and @hk rather than kept, which spares the
+ * callback registers to save on every hit.
+ */
+static nokprobe_inline void tkp_pool_hook(struct tkp_hook *hk,
+					  struct pt_regs *regs)
 {
-	struct tkp_pool *pool = tp->pool;
+	struct tkp_pool *pool = hk->tp->pool;
 	struct rethook_node *node;
 	struct tkp_rnode *rn;
 
@@ -1410,18 +1446,25 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_probe *tp,
 		irq_work_queue(&pool->irq);
 		return;
 	}
-	container_of(node, struct tkp_rnode, node)->func = func;
+	container_of(node, struct tkp_rnode, node)->func = READ_ONCE(hk->ip);
 	if (unlikely(pool->ctx)) {
 		rn = container_of(node, struct tkp_rnode, node);
-		if (tp->entry_size)
-			tkp_entry_capture(tp, regs, rn->data);
+		if (pool->tp->entry_size)
+			tkp_entry_capture(pool->tp, regs, rn->data);
 		if (pool->duration)
 			rn->entry_ns = trace_clock_local();
 	}
-	rethook_hook(node, regs, true);
+	__rethook_hook(node, regs, true);
 	if (unlikely(atomic_inc_return(&pool->busy) > READ_ONCE(pool->grow_at)))
-		tkp_pool_low(tp, pool, func);
+		tkp_pool_low(pool, READ_ONCE(hk->ip));
 }
+
+static noinline void tkp_pool_hook_call(struct tkp_hook *hk,
+					struct pt_regs *regs)
+{
+	tkp_pool_hook(hk, regs);
+}
+NOKPROBE_SYMBOL(tkp_pool_hook_call);
 
 /*
  * The ftrace callback of both our ftrace_ops: @full says whether @regs
@@ -1469,7 +1512,7 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 			continue;
 		}
 		if (tp->ev->is_return && likely(!tp->entry_size)) {
-			tkp_pool_hook(tp, regs, hk->ip);
+			tkp_pool_hook(hk, regs);
 			continue;
 		}
 		if (!full && unlikely(tkp_needs_full(tp)))
@@ -1481,7 +1524,7 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 			continue;
 		}
 		if (tp->ev->is_return) {
-			tkp_pool_hook(tp, regs, hk->ip);
+			tkp_pool_hook(hk, regs);
 			continue;
 		}
 		if (tkp_emit(tp, regs, hk->ip, 0, bit - TRACE_FTRACE_START)) {
@@ -1591,11 +1634,21 @@ static void tkp_fentry_hit_ret(unsigned long ip, unsigned long parent_ip,
 	}
 	preempt_disable_notrace();
 	site = tkp_site_find(ip);
-	if (likely(site && READ_ONCE(site->served) == TKP_OPS_RET)) {
-		list_for_each_entry_rcu(hk, &site->probes, site_link)
-			if (likely(tkp_hooks_return_only(hk->tp)))
-				tkp_pool_hook(hk->tp, &fregs->regs, hk->ip);
-	}
+	if (unlikely(!site || READ_ONCE(site->served) != TKP_OPS_RET))
+		goto out;
+	/*
+	 * The first hook in line, any more by a call: a loop around the
+	 * code in line would keep more of it in registers across its calls.
+	 */
+	hk = list_entry_rcu(site->probes.next, struct tkp_hook, site_link);
+	if (&hk->site_link == &site->probes)
+		goto out;
+	if (likely(tkp_hooks_return_only(hk->tp)))
+		tkp_pool_hook(hk, &fregs->regs);
+	list_for_each_entry_continue_rcu(hk, &site->probes, site_link)
+		if (likely(tkp_hooks_return_only(hk->tp)))
+			tkp_pool_hook_call(hk, &fregs->regs);
+out:
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(tkp_fentry_hit_ret);
@@ -1635,6 +1688,21 @@ void tkp_fentry_ret(struct rethook_node *node, void *data,
 }
 NOKPROBE_SYMBOL(tkp_fentry_ret);
 
+/* tkp_fentry_ret_plain() for all but the usual case: the bit held. */
+static noinline void tkp_ret_plain_general(struct tkp_probe *tp,
+					   struct pt_regs *regs,
+					   unsigned long func)
+{
+	int bit = tkp_recursion_lock();
+
+	if (bit < 0)
+		return;	/* counted by the caller's test */
+	tkp_emit_general(tp, regs, func, tkp_ret_ip(regs),
+			 bit - TRACE_FTRACE_START);
+	tkp_recursion_unlock(bit);
+}
+NOKPROBE_SYMBOL(tkp_ret_plain_general);
+
 /*
  * tkp_fentry_ret() for a return event with no argument fields, whose
  * entry took nothing: its own handler, with nothing to fetch, keeps less
@@ -1646,9 +1714,27 @@ void tkp_fentry_ret_plain(struct rethook_node *node, void *data,
 	struct tkp_rnode *rn = container_of(node, struct tkp_rnode, node);
 	struct tkp_pool *pool = data;
 
+	struct tkp_event *ev = pool->ev;
+	struct trace_event_file *file;
+
 	atomic_dec(&pool->busy);
-	__tkp_emit_locked(pool->tp, regs, rn->func, tkp_ret_ip(regs),
-			  TKP_HOW_RETURN | TKP_HOW_NO_BODY);
+	if (unlikely(tkp_recursion_bit() < 0)) {
+		raw_cpu_inc(pool->stat->ret_refused);
+		return;
+	}
+	raw_cpu_inc(pool->stat->hit);
+	file = rcu_dereference_sched(ev->fast);
+	/*
+	 * The usual case records with no bit held: it fetches nothing,
+	 * and the ring buffer calls nothing ftrace can hook.
+	 */
+	if (likely(file && !tkp_file_slow(file))) {
+		__tkp_record_fast(ev, NULL, file, regs, rn->func,
+				  tkp_ret_ip(regs), NULL, 0,
+				  TKP_HOW_RETURN | TKP_HOW_NO_BODY, 0);
+		return;
+	}
+	tkp_ret_plain_general(pool->tp, regs, rn->func);
 }
 NOKPROBE_SYMBOL(tkp_fentry_ret_plain);
 
