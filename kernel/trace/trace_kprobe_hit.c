@@ -850,7 +850,7 @@ static noinline void tkp_record_slow(struct tkp_probe *tp,
 }
 NOKPROBE_SYMBOL(tkp_record_slow);
 
-/* What tkp_trace_ctx() takes off the preempt count; see there. */
+/* What tkp_fill_entry() takes off the preempt count; see there. */
 #define TKP_CTX_LESS	(IS_ENABLED(CONFIG_PREEMPT_COUNT) + \
 			 IS_ENABLED(CONFIG_PREEMPTION))
 
@@ -871,14 +871,16 @@ static nokprobe_inline unsigned int tkp_irq_flags(unsigned int pc)
 }
 
 /*
- * The flags and counts of struct trace_entry as tracing_gen_ctx_dec()
- * gives them before a reservation, computed in line, with one read of
- * the preempt count.  Called once the ring buffer has reserved the
- * record, which keeps preemption disabled until the commit: that count
- * is taken off first, then the one tracing_gen_ctx_dec() takes off its
- * (capped) depth.  Never below 0, unlike the core's: an int3 kprobe's
- * handler runs with no preempt_disable() of its own (x86), where the
- * core's count borrows into the other fields.
+ * Fill struct trace_entry @ent of an event of @type as the trace event
+ * core does (tracing_gen_ctx_dec() before a reservation, then
+ * tracing_generic_entry_update()), computed in line with one read of the
+ * preempt count, each field stored as it is computed.  Called once the
+ * ring buffer has reserved the record, which keeps preemption disabled
+ * until the commit: that count is taken off first, then the one
+ * tracing_gen_ctx_dec() takes off its (capped) depth.  Never below 0,
+ * unlike the core's: an int3 kprobe's handler runs with no
+ * preempt_disable() of its own (x86), where the core's count borrows
+ * into the other fields.  @how: the caller's TKP_HOW_*.
  */
 static nokprobe_inline void tkp_fill_entry(struct trace_entry *ent,
 					   unsigned short type,
@@ -1467,10 +1469,11 @@ static noinline void tkp_pool_hook_call(struct tkp_hook *hk,
 NOKPROBE_SYMBOL(tkp_pool_hook_call);
 
 /*
- * The ftrace callback of both our ftrace_ops: @full says whether @regs
- * has every register or only those ftrace saves for any callback.  While
- * a site moves from one ops to the other both call here for a moment;
- * the one the site is not served by yet, or any more, stands aside.
+ * The ftrace callback of our ftrace_ops that record (TKP_OPS_ARGS and
+ * TKP_OPS_FULL, @ops): TKP_OPS_FULL's @regs has every register, the
+ * other's only those ftrace saves for any callback.  While a site moves
+ * from one ops to another both call for a moment; the one the site is
+ * not served by yet, or any more, stands aside.
  */
 /* tkp_fentry_common()'s recursion bit before it first needs one. */
 #define TKP_BIT_UNTRIED	(-2)
