@@ -1618,6 +1618,8 @@ create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
 		goto out;
 	ev->local = true;
 	tp->ev = ev;
+	/* No arguments: what the place needs follows from that too. */
+	tkp_set_args(tp, NULL, 0, false);
 	ret = tkp_place_register(tp);
 	if (ret)
 		goto out;

@@ -63,6 +63,7 @@ static bool tkp_armed(const struct tkp_probe *tp)
 static void tkp_hook_unlink(struct tkp_probe *tp, struct tkp_hook *hk)
 {
 	list_del_rcu(&hk->site_link);
+	WRITE_ONCE(hk->site->single, list_is_singular(&hk->site->probes));
 	tkp_site_dirty(hk->site);
 	hk->site = NULL;
 	tp->unlinked = true;
@@ -105,6 +106,7 @@ static int tkp_site_arm(struct tkp_probe *tp)
 			hash_add_rcu(tkp_sites, &site->hnode, site->ip);
 		}
 		list_add_tail_rcu(&hk->site_link, &site->probes);
+		WRITE_ONCE(site->single, list_is_singular(&site->probes));
 		hk->site = site;
 		tkp_site_dirty(site);
 	}

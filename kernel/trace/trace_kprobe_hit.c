@@ -896,18 +896,21 @@ static nokprobe_inline void tkp_fill_entry(struct trace_entry *ent,
 #endif
 	/* PREEMPT_RT counts softirqs elsewhere: the core's way there. */
 	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
-		tracing_generic_entry_update(ent, type,
-			__tracing_gen_ctx_irq_test(flags) -
-			min(min(pc & 0xff, 0xfU), (unsigned int)TKP_CTX_LESS));
-		return;
+		/* Its flags and migrate-disable count; the depth below. */
+		unsigned int ctx = __tracing_gen_ctx_irq_test(flags);
+
+		flags = ctx >> 16;
+		mig = (ctx >> 4) & 0xf;
+	} else {
+		if (unlikely(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK)))
+			flags |= tkp_irq_flags(pc);
+		/* A shift and a mask where a test and a move would be three. */
+		flags |= (read_thread_flags() >> TIF_NEED_RESCHED & 1) *
+			 TRACE_FLAG_NEED_RESCHED;
+		if (test_preempt_need_resched())
+			flags |= TRACE_FLAG_PREEMPT_RESCHED;
+		mig = min_t(unsigned int, migration_disable_value(), 0xf);
 	}
-	if (unlikely(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK)))
-		flags |= tkp_irq_flags(pc);
-	/* A shift and a mask where a test and a move would be three. */
-	flags |= (read_thread_flags() >> TIF_NEED_RESCHED & 1) *
-		 TRACE_FLAG_NEED_RESCHED;
-	if (test_preempt_need_resched())
-		flags |= TRACE_FLAG_PREEMPT_RESCHED;
 	/*
 	 * The ring buffer's count is there (with PREEMPT_COUNT): the depth
 	 * less it, capped at 15, less tracing_gen_ctx_dec()'s, is the
@@ -924,7 +927,6 @@ static nokprobe_inline void tkp_fill_entry(struct trace_entry *ent,
 		depth = clamp_t(int, depth, 0, top);
 	else if (unlikely(depth > top))
 		depth = (int)depth < 0 ? 0 : top;
-	mig = min_t(unsigned int, migration_disable_value(), 0xf);
 	/*
 	 * The fields tracing_generic_entry_update() would fill from the
 	 * packed trace_ctx, filled as they are computed.
@@ -1457,16 +1459,21 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_hook *hk,
 			rn->entry_ns = trace_clock_local();
 	}
 	__rethook_hook(node, regs, true);
-	if (unlikely(atomic_inc_return(&pool->busy) > READ_ONCE(pool->grow_at)))
+	if (unlikely(atomic_fetch_inc(&pool->busy) >= READ_ONCE(pool->grow_at)))
 		tkp_pool_low(pool, READ_ONCE(hk->ip));
 }
 
-static noinline void tkp_pool_hook_call(struct tkp_hook *hk,
-					struct pt_regs *regs)
+/* The hooks of @site, for tkp_fentry_hit_ret(). */
+static noinline void tkp_pool_hook_all(struct tkp_site *site,
+				       struct pt_regs *regs)
 {
-	tkp_pool_hook(hk, regs);
+	struct tkp_hook *hk;
+
+	list_for_each_entry_rcu(hk, &site->probes, site_link)
+		if (likely(tkp_hooks_return_only(hk->tp)))
+			tkp_pool_hook(hk, regs);
 }
-NOKPROBE_SYMBOL(tkp_pool_hook_call);
+NOKPROBE_SYMBOL(tkp_pool_hook_all);
 
 /*
  * The ftrace callback of our ftrace_ops that record (TKP_OPS_ARGS and
@@ -1640,17 +1647,21 @@ static void tkp_fentry_hit_ret(unsigned long ip, unsigned long parent_ip,
 	if (unlikely(!site || READ_ONCE(site->served) != TKP_OPS_RET))
 		goto out;
 	/*
-	 * The first hook in line, any more by a call: a loop around the
-	 * code in line would keep more of it in registers across its calls.
+	 * The one hook in line, several by a call: a loop around the code
+	 * in line would keep more of it in registers across its calls.
 	 */
-	hk = list_entry_rcu(site->probes.next, struct tkp_hook, site_link);
-	if (&hk->site_link == &site->probes)
+	/*
+	 * A hook added while this runs may be missed by this hit, as a hit
+	 * racing with the addition may be.
+	 */
+	if (unlikely(!READ_ONCE(site->single))) {
+		tkp_pool_hook_all(site, &fregs->regs);
 		goto out;
-	if (likely(tkp_hooks_return_only(hk->tp)))
+	}
+	hk = list_entry_rcu(site->probes.next, struct tkp_hook, site_link);
+	if (&hk->site_link != &site->probes &&
+	    likely(tkp_hooks_return_only(hk->tp)))
 		tkp_pool_hook(hk, &fregs->regs);
-	list_for_each_entry_continue_rcu(hk, &site->probes, site_link)
-		if (likely(tkp_hooks_return_only(hk->tp)))
-			tkp_pool_hook_call(hk, &fregs->regs);
 out:
 	preempt_enable_notrace();
 }
@@ -1691,18 +1702,13 @@ void tkp_fentry_ret(struct rethook_node *node, void *data,
 }
 NOKPROBE_SYMBOL(tkp_fentry_ret);
 
-/* tkp_fentry_ret_plain() for all but the usual case: the bit held. */
-static noinline void tkp_ret_plain_general(struct tkp_probe *tp,
+/* tkp_fentry_ret_plain() for all but the usual case. */
+static noinline void tkp_ret_plain_general(struct tkp_pool *pool,
 					   struct pt_regs *regs,
 					   unsigned long func)
 {
-	int bit = tkp_recursion_lock();
-
-	if (bit < 0)
-		return;	/* counted by the caller's test */
-	tkp_emit_general(tp, regs, func, tkp_ret_ip(regs),
-			 bit - TRACE_FTRACE_START);
-	tkp_recursion_unlock(bit);
+	__tkp_emit_locked(pool->tp, regs, func, tkp_ret_ip(regs),
+			  TKP_HOW_RETURN | TKP_HOW_NO_BODY);
 }
 NOKPROBE_SYMBOL(tkp_ret_plain_general);
 
@@ -1714,30 +1720,39 @@ NOKPROBE_SYMBOL(tkp_ret_plain_general);
 void tkp_fentry_ret_plain(struct rethook_node *node, void *data,
 			  struct pt_regs *regs)
 {
+	const int bit = TRACE_FTRACE_START + TRACE_CTX_NORMAL;
 	struct tkp_rnode *rn = container_of(node, struct tkp_rnode, node);
 	struct tkp_pool *pool = data;
-
 	struct tkp_event *ev = pool->ev;
 	struct trace_event_file *file;
 
 	atomic_dec(&pool->busy);
-	if (unlikely(tkp_recursion_bit() < 0)) {
+	/*
+	 * The usual case, a return in task context recorded into one trace
+	 * instance, takes the task's recursion bit as a constant: what the
+	 * recording calls (the ring buffer waking a reader, for one) may be
+	 * probed too, and is to be refused.
+	 */
+	if (unlikely(preempt_count() &
+		     (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)))
+		goto general;
+	if (unlikely(trace_recursion_test(bit))) {
 		raw_cpu_inc(pool->stat->ret_refused);
 		return;
 	}
-	raw_cpu_inc(pool->stat->hit);
 	file = rcu_dereference_sched(ev->fast);
-	/*
-	 * The usual case records with no bit held: it fetches nothing,
-	 * and the ring buffer calls nothing ftrace can hook.
-	 */
-	if (likely(file && !tkp_file_slow(file))) {
-		__tkp_record_fast(ev, NULL, file, regs, rn->func,
-				  tkp_ret_ip(regs), NULL, 0,
-				  TKP_HOW_RETURN | TKP_HOW_NO_BODY, 0);
-		return;
-	}
-	tkp_ret_plain_general(pool->tp, regs, rn->func);
+	if (unlikely(!file || tkp_file_slow(file)))
+		goto general;
+	trace_recursion_set(bit);
+	barrier();
+	raw_cpu_inc(pool->stat->hit);
+	__tkp_record_fast(ev, NULL, file, regs, rn->func, tkp_ret_ip(regs),
+			  NULL, 0, TKP_HOW_RETURN | TKP_HOW_NO_BODY, 0);
+	barrier();
+	trace_recursion_clear(bit);
+	return;
+general:
+	tkp_ret_plain_general(pool, regs, rn->func);
 }
 NOKPROBE_SYMBOL(tkp_fentry_ret_plain);
 
