@@ -371,7 +371,7 @@ struct tkp_files {
  * ftrace's filter still holds the address but no place is armed the
  * site stays, empty; tkp_fentry_sync() brings the filter up to date.
  * While kprobes are disarmed through debugfs (kprobes/enabled), a site
- * with armed places stays too, out of both filters.
+ * with armed places stays too, out of every filter.
  */
 struct tkp_site {
 	struct hlist_node		hnode;		/* in tkp_sites */

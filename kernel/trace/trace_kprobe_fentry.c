@@ -3,8 +3,9 @@
  * Kprobe-based event tracer: fentry places.
  *
  * A probe on the entry of a function ftrace can patch is hooked through
- * ftrace rather than a kprobe: a hook on a site of our ftrace_ops (two
- * ops: one saving only the argument registers, one saving all), many
+ * ftrace rather than a kprobe: a hook on a site of our ftrace_ops (three
+ * ops: one saving only the argument registers, one saving all, one that
+ * only hooks returns; see TKP_OPS_ARGS), many
  * functions armed in one ftrace update, and for a return probe a pool of
  * rethook instances that grows on demand.  Built where the architecture
  * has ftrace with registers and rethook (CONFIG_KPROBE_EVENTS_FENTRY);
@@ -189,7 +190,9 @@ static int tkp_filter_del(struct tkp_fops *f, unsigned long *ips,
  * (a walk over every function of the kernel) per ops for all additions,
  * and one for all removals.  A site that changes ops is added to the new
  * one before it leaves the old, and switches in between, so that it is
- * served all along, once.  What fails stays on the dirty list.
+ * served all along.  A call that comes as it switches runs both ops'
+ * callbacks, each of which reads the switch on its own: it may be served
+ * by both, or neither.  What fails stays on the dirty list.
  *
  * Return: 0, or the first error of an ftrace update.
  */

@@ -937,11 +937,7 @@ static nokprobe_inline void tkp_fill_entry(struct trace_entry *ent,
 	ent->pid = current->pid;
 }
 
-/*
- * One record of @ev straight into @file's ring buffer: its arguments
- * from @args, or fetched right into it by the place's fetch program
- * @prog when @args is NULL.
- */
+/* A fixed-size fetch out of line (TKP_HOW_FETCH_CALL). */
 static noinline void tkp_fetch_fixed(const struct tkp_event *ev,
 				     const struct tkp_arg *prog,
 				     struct pt_regs *regs, u8 *dst)
@@ -950,6 +946,13 @@ static noinline void tkp_fetch_fixed(const struct tkp_event *ev,
 }
 NOKPROBE_SYMBOL(tkp_fetch_fixed);
 
+/*
+ * One record of @ev straight into @file's ring buffer: its arguments
+ * from @args, or fetched right into it by the place's fetch program
+ * @prog when @args is NULL (or from staging buffer @slot, staged before
+ * the reservation, with TKP_HOW_FETCH_CALL).  @how: the caller's
+ * TKP_HOW_*.
+ */
 static nokprobe_inline void __tkp_record_fast(struct tkp_event *ev,
 					      const struct tkp_arg *prog,
 					      struct trace_event_file *file,
@@ -972,9 +975,11 @@ static nokprobe_inline void __tkp_record_fast(struct tkp_event *ev,
 		tkp_copy((u8 *)ent + ev->hdr_size, args, body);
 	} else if (how & TKP_HOW_FETCH_CALL) {
 		/*
-		 * Staged before the reservation (see __tkp_emit()), and what
-		 * it takes read again rather than kept across it: fewer
-		 * registers to save and restore on every hit.
+		 * Staged before the reservation (see __tkp_emit()).  The
+		 * event's sizes, which never change, are read again here
+		 * with READ_ONCE() so that the compiler does not keep them
+		 * across the reservation: fewer registers to save and
+		 * restore on every hit.
 		 */
 		if (READ_ONCE(ev->has_body))
 			tkp_copy((u8 *)ent + READ_ONCE(ev->hdr_size),
@@ -1171,12 +1176,13 @@ static nokprobe_inline void tkp_recursion_unlock(int bit)
 /*
  * The recursion bit for the handler of a kprobe that is not on an ftrace
  * site; -1 when a recording is in progress where the hit comes from.
- * x86 and arm64 enter a kernel breakpoint as an NMI, so a kprobe that
- * one of our recordings reaches (the ring buffer's functions are not
- * traceable, but kprobes may probe them) runs in a context of its own,
- * one whose recursion bit is free.  Such a hit looks one level down as
- * well, at the preempt count less the NMI and hardirq counts
- * nmi_enter() added, and tests both bits at once.  An int3 inside a real
+ * x86 enters a kernel breakpoint as an NMI, so a kprobe that one of our
+ * recordings reaches (the ring buffer's functions are not traceable, but
+ * kprobes may probe them) runs in a context of its own, one whose
+ * recursion bit is free.  Such a hit looks one level down as well, at
+ * the preempt count less the NMI and hardirq counts nmi_enter() added,
+ * and tests both bits at once.  (arm64 handles a BRK in the context it
+ * interrupted, whose bit the plain test below finds taken.)  An int3 inside a real
  * NMI looks down at that NMI's bit, the one the hit is about to take.
  * An optimised kprobe in a real NMI cannot be told from an int3 and
  * looks below the NMI: it is counted as a miss when the NMI came in the
@@ -1425,13 +1431,11 @@ static noinline void tkp_pool_low(struct tkp_pool *pool, unsigned long func)
 NOKPROBE_SYMBOL(tkp_pool_low);
 
 /*
- * A return probe's entry half: take an instance and hook the return.  An
- * empty pool is a miss; a pool three quarters in use asks for more.
- */
-/*
- * The return probe of hook @hk: what comes after the calls in here is
- * read again through @pool and @hk rather than kept, which spares the
- * callback registers to save on every hit.
+ * The entry half of hook @hk's return probe: take an instance and hook
+ * the return.  An empty pool is a miss; a pool three quarters in use asks
+ * for more.  What comes after the calls in here is read again through
+ * @pool and @hk rather than kept, which spares the callback registers to
+ * save on every hit.
  */
 static nokprobe_inline void tkp_pool_hook(struct tkp_hook *hk,
 					  struct pt_regs *regs)

@@ -14,7 +14,7 @@ grep -q " [tT] ksys_read\$" /proc/kallsyms || skip "no ksys_read"
 
 # The wrapper's fd from its pt_regs on the stack, ksys_read's from its
 # first argument: the same for every read.
-expect_ok "p:kprobes/sw $WRAP fd=$FD:s32 ra=+0($SP):x64"
+expect_ok "p:kprobes/sw $WRAP fd=$FD:s32 fd64=$FD:s64 ra=+0($SP):x64"
 expect_ok "p:kprobes/sk ksys_read fd=\$arg1:s32"
 echo 1 > "$T/events/kprobes/enable" || fail "enable failed"
 i=0
@@ -25,10 +25,13 @@ done
 echo 0 > "$T/events/kprobes/enable"
 
 sw=$(grep -E ' sw: ' "$T/trace" | sed -n 's/.* fd=\(-*[0-9]*\) .*/\1/p')
+sw64=$(grep -E ' sw: ' "$T/trace" | sed -n 's/.* fd64=\(-*[0-9]*\) .*/\1/p')
 sk=$(grep -E ' sk: ' "$T/trace" | sed -n 's/.* fd=\(-*[0-9]*\)$/\1/p')
 nsw=$(echo "$sw" | grep -c .) nsk=$(echo "$sk" | grep -c .)
 log "records: sw $nsw, sk $nsk"
 [ "$nsw" -ge 20 ] || { dump "$T/trace"; fail "only $nsw wrapper records"; }
+# The whole word (the fast path reads whole words on the stack).
+[ "$sw64" = "$sk" ] || fail "the fd read as a word through pt_regs differs from ksys_read's"
 [ "$sw" = "$sk" ] || {
 	log "sw: $(echo $sw | head -c 200)"
 	log "sk: $(echo $sk | head -c 200)"
@@ -37,6 +40,18 @@ log "records: sw $nsw, sk $nsk"
 # The word at the stack pointer is a return address into kernel text.
 bad=$(grep -E ' sw: ' "$T/trace" | grep -v -E ' ra=0xffff[0-9a-f]{12}' | head -n2)
 [ -z "$bad" ] || { log "$bad"; fail "+0($SP) did not read a kernel address"; }
+
+# The last word of the stack (x86_64: pt_regs->ss, 0x2b for user space)
+# is read; one that straddles the stack's end takes the checked path and
+# reads or faults, never oopses.
+if [ "$KPE_ARCH" = x86_64 ]; then
+	reset || fail "reset failed"
+	expect_ok "p:kprobes/se $WRAP ss=+160(%di):x64 over=+164(%di):x64"
+	echo 1 > "$T/events/kprobes/enable" || fail "enable failed"
+	read -r _l < /proc/version
+	echo 0 > "$T/events/kprobes/enable"
+	grep -q ' se: .* ss=0x2b over=' "$T/trace" || { dump "$T/trace"; fail "pt_regs->ss did not read 0x2b"; }
+fi
 
 # A dereference that leaves the stack (the return address, into text)
 # is the usual checked read, and a NULL one faults cleanly.
