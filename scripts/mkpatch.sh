@@ -104,7 +104,9 @@ sed -i -e 's/\*\*\* SUBJECT HERE \*\*\*/tracing\/kprobes: A new kprobe-based eve
 ls "$out"
 
 log "checkpatch --strict"
-report=$(cd "$src" && ./scripts/checkpatch.pl --strict --no-signoff "$out"/000[1-9]*.patch 2>&1 || true)
+# Every patch of the series but the cover letter (0000).
+report=$(cd "$src" && ./scripts/checkpatch.pl --strict --no-signoff \
+	$(ls "$out"/[0-9][0-9][0-9][0-9]-*.patch | grep -v '/0000-') 2>&1 || true)
 echo "$report" | grep -E '^(ERROR|WARNING|CHECK)|^total:|^#' | head -60
 errors=$(echo "$report" | sed -n 's/^total: \([0-9]*\) errors.*/\1/p' | awk '{s += $1} END {print s + 0}')
 [ "$errors" -eq 0 ] || die "checkpatch: $errors errors"

@@ -137,6 +137,11 @@ static int tkp_site_want(struct tkp_site *site)
 	return want;
 }
 
+static bool tkp_ops_is(int i, int want)
+{
+	return i == want;
+}
+
 /*
  * Is @site to leave tkp_fops[@i]'s filter now: in it, not wanted there,
  * and not served by it (a site moving to the other ops switched already).
@@ -262,8 +267,9 @@ int tkp_places_sync(void)
 
 	list_for_each_entry_safe(site, n, &tkp_dirty_sites, dirty) {
 		want = tkp_site_want(site);
+		/* In the filter of the ops it wants, and only there? */
 		for (i = 0; i < TKP_NR_OPS; i++)
-			if (site->in[i] != (i == want))
+			if (site->in[i] != tkp_ops_is(i, want))
 				break;
 		if (i < TKP_NR_OPS)
 			continue;
@@ -418,15 +424,17 @@ static void tkp_pool_irq(struct irq_work *irq)
 static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
 {
 	struct tkp_pool *pool;
+	bool plain;
 	struct tkp_rnode *rn;
 	unsigned int i;
 
 	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
 	if (!pool)
 		return NULL;
-	pool->rh = rethook_alloc(pool, tp->duration || tp->entry_size ||
-					tp->ev->has_body || tp->ev->dyn ?
-				 tkp_fentry_ret : tkp_fentry_ret_plain);
+	plain = !tp->duration && !tp->entry_size && !tp->ev->has_body &&
+		!tp->ev->dyn;
+	pool->rh = rethook_alloc(pool, plain ? tkp_fentry_ret_plain :
+					       tkp_fentry_ret);
 	if (!pool->rh) {
 		kfree(pool);
 		return NULL;
