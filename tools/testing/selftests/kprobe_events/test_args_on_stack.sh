@@ -44,22 +44,24 @@ bad=$(grep -E ' sw: ' "$T/trace" | grep -v -E ' ra=0xffff[0-9a-f]{12}' | head -n
 # The last word of the stack (x86_64: pt_regs->ss, 0x2b for user space)
 # is read; one that straddles the stack's end takes the checked path and
 # reads or faults, never oopses.
-if [ "$KPE_ARCH" = x86_64 ]; then
+# one_read DEFINITION PATTERN WHAT: the probe alone, one read, and a
+# record matching PATTERN, or fail saying WHAT.
+one_read() {
 	reset || fail "reset failed"
-	expect_ok "p:kprobes/se $WRAP ss=+160(%di):x64 over=+164(%di):x64"
+	expect_ok "$1"
 	echo 1 > "$T/events/kprobes/enable" || fail "enable failed"
 	read -r _l < /proc/version
 	echo 0 > "$T/events/kprobes/enable"
-	grep -q ' se: .* ss=0x2b over=' "$T/trace" || { dump "$T/trace"; fail "pt_regs->ss did not read 0x2b"; }
+	grep -q "$2" "$T/trace" || { dump "$T/trace"; fail "$3"; }
+}
+if [ "$KPE_ARCH" = x86_64 ]; then
+	one_read "p:kprobes/se $WRAP ss=+160(%di):x64 over=+164(%di):x64" \
+		' se: .* ss=0x2b over=' "pt_regs->ss did not read 0x2b"
 fi
 
 # A dereference that leaves the stack (the return address, into text)
 # is the usual checked read, and a NULL one faults cleanly.
-reset || fail "reset failed"
-expect_ok "p:kprobes/sx $WRAP t=+0(+0($SP)):x8 z=+0(+0(+0($FD))):x64"
-echo 1 > "$T/events/kprobes/enable" || fail "enable failed"
-read -r _l < /proc/version
-echo 0 > "$T/events/kprobes/enable"
-grep -q ' sx: .* t=0x[0-9a-f]* z=' "$T/trace" || { dump "$T/trace"; fail "no sx record"; }
+one_read "p:kprobes/sx $WRAP t=+0(+0($SP)):x8 z=+0(+0(+0($FD))):x64" \
+	' sx: .* t=0x[0-9a-f]* z=' "no sx record"
 reset || fail "cleanup failed"
 pass
