@@ -77,6 +77,20 @@ if [ $# -eq 0 ] && [ -z "${NO_LOCKDOWN:-}" ] &&
 		eval "lpid_$mode=\$!"
 	done
 fi
+# A hang fails a run, with the detector's report: a boot whose guest
+# spins 25 s in the kernel with preemption off (kpe_kmod's spin) must
+# end as a failure whose console has the soft-lockup report (one test;
+# NO_HANG_CHECK=1 leaves it out).
+hang=
+if [ $# -eq 0 ] && [ -z "${NO_HANG_CHECK:-}" ] &&
+   grep -q '^CONFIG_SOFTLOCKUP_DETECTOR=y' "$(obj_dir "$variant")/.config"; then
+	hang=1
+	hlog=$(dirname "$log")/hang.log
+	KPE_QUIET=1 "$TOP/scripts/qemu-run.sh" --variant "$variant" --mode cmd \
+		--cmd 'modprobe kpe_kmod && echo 25 > /sys/kernel/debug/kpe_kmod/spin' \
+		--log "$hlog" --timeout 300 ${QEMU_ARGS:-} >/dev/null 2>&1 &
+	hpid=$!
+fi
 logs=$log
 if [ $# -eq 0 ] && [ -z "${KPE_SERIAL:-}" ]; then
 	# Longest first, each to the guest with less so far, by the times
@@ -232,6 +246,20 @@ if [ -n "$lockdown" ]; then
 		fi
 		echo "console log: $llog"
 	done
+fi
+if [ -n "$hang" ]; then
+	set +e
+	wait "$hpid"
+	hrc=$?
+	set -e
+	if [ "$hrc" -ne 0 ] && grep -q 'BUG: soft lockup' "$hlog"; then
+		passed=$((passed + 1))
+		echo "hang: a CPU stuck 25 s failed the run with the soft-lockup report"
+	else
+		failed=$((failed + 1))
+		echo "hang: a CPU stuck 25 s did not fail the run with a soft-lockup report (rc $hrc, $hlog)"
+	fi
+	echo "console log: $hlog"
 fi
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"

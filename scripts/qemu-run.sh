@@ -130,7 +130,9 @@ set -e
 rc=$(sed -n 's/^kpe: done rc=\([0-9]*\).*/\1/p' "$log" | tail -n1)
 # kmemleak's reports, not its boot banner ("kmemleak: Kernel memory leak
 # detector initialized"): "N new suspected memory leaks" and the objects.
-splat='BUG:|WARNING:|Oops|KASAN|UBSAN|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|kmemleak: [0-9]+ new suspected|unreferenced object 0x|Kernel panic|general protection fault|Call Trace:'
+# Hangs too: the soft/hard-lockup, hung-task, RCU-stall and workqueue
+# detectors' reports.
+splat='BUG:|WARNING:|Oops|KASAN|UBSAN|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|kmemleak: [0-9]+ new suspected|unreferenced object 0x|Kernel panic|general protection fault|Call Trace:|soft lockup|hard LOCKUP|blocked for more than|self-detected stall|detected stalls on CPUs|workqueue lockup'
 if grep -Eq "$splat" "$log"; then
 	echo "kpe: kernel splat in the console ($log):" >&2
 	grep -En "$splat" "$log" | head -20 >&2

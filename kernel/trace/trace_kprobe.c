@@ -235,8 +235,11 @@ static void tkp_print_str(struct trace_seq *s, const u8 *rec,
 {
 	u32 loc = *(const u32 *)loc_p;
 
+	/* Never past the string's own bytes, whatever they hold. */
 	if (loc >> 16)
-		trace_seq_printf(s, "\"%.*s\"", max(tkp_seq_room(s, end) - 2, 0),
+		trace_seq_printf(s, "\"%.*s\"",
+				 min_t(int, loc >> 16,
+				       max(tkp_seq_room(s, end) - 2, 0)),
 				 (const char *)rec + (loc & 0xffff));
 	else if ((loc & 0xffff) >= TKP_MAX_RECORD)
 		trace_seq_puts(s, "\"\"");

@@ -44,6 +44,12 @@
 #define TKP_MAX_DEREF		13
 #define TKP_MAX_ARRAY		64
 /*
+ * Does the arch run a kernel breakpoint's handler inside an NMI entry of
+ * its own?  x86's int3 handler does, for kernel mode; the others (arm64's
+ * BRK) run it in the context the breakpoint interrupted.
+ */
+#define TKP_BREAK_IS_NMI	IS_ENABLED(CONFIG_X86)
+/*
  * Everything a hit fetches for its arguments is gathered in a per-CPU
  * buffer of this size first, so that one exact-size record can be
  * reserved per trace instance; a ring-buffer record is smaller anyway.
@@ -394,10 +400,15 @@ struct tkp_site {
 #define TKP_NOTE_SIZE		(KSYM_NAME_LEN + 2 * MAX_EVENT_NAME_LEN + 64)
 #define TKP_POOL_MAX		16384
 
-/* A return instance: the function it hooked the return of. */
+/*
+ * A return instance: the function it hooked the return of.  @out: it
+ * is counted in the pool's busy; set when hooked, cleared by the return
+ * handler, and still set on an instance rethook recycled unreturned.
+ */
 struct tkp_rnode {
 	struct rethook_node		node;
 	unsigned long			func;
+	bool				out;
 	u64				entry_ns;	/* for $duration */
 	u8				data[];		/* args taken at entry */
 };
@@ -414,6 +425,7 @@ struct tkp_pool {
 	struct tkp_stat __percpu	*stat;
 	atomic_t			busy;		/* instances out */
 	atomic_t			lost;		/* misses not yet told */
+	unsigned long			lost_func;	/* of the last miss */
 	atomic_t			no_instance;	/* returns missed: empty */
 	atomic_t			idle;		/* ... in the idle loop */
 	unsigned int			size;		/* instances made */
@@ -421,15 +433,10 @@ struct tkp_pool {
 	unsigned int			node_size;
 	bool				duration;	/* time the entries */
 	bool				ctx;		/* time or args at entry */
-	atomic_t			telling;	/* note[] in use */
 	struct irq_work			irq;
-	struct work_struct		grow;
+	struct work_struct		grow;		/* and tell: tkp_pool_grow() */
 	struct rcu_head			rcu;
-	/*
-	 * The missed-returns note, formatted here rather than on the stack
-	 * of a handler that may run on a small NMI or IRQ stack.
-	 */
-	char				note[TKP_NOTE_SIZE];
+	char				note[TKP_NOTE_SIZE];	/* the work's */
 };
 
 /*

@@ -175,17 +175,31 @@ static int tkp_filter_del(struct tkp_fops *f, unsigned long *ips,
 {
 	int ret;
 
-	if (nr == f->nr && f->on) {
-		/* An empty filter would mean every function: stop first. */
-		if (unregister_ftrace_function(&f->ops))
+	if (nr == f->nr) {
+		/*
+		 * An empty filter would mean every function: stop first.
+		 * Then empty it whole, dropping too what a failed removal
+		 * of a gone module's address left in it.
+		 */
+		if (f->on && unregister_ftrace_function(&f->ops))
 			return -EBUSY;
 		f->on = false;
+		ret = ftrace_set_filter_ips(&f->ops, NULL, 0, 0, 1);
+	} else {
+		ret = ftrace_set_filter_ips(&f->ops, ips, nr, 1, 0);
+		/*
+		 * The address of a module's code that went (its init code,
+		 * or the module) is one ftrace no longer knows (-EINVAL), or
+		 * has dropped from the filter (-ENOENT): it hooks nothing
+		 * any more, so it is out.  The next reset drops the entry.
+		 */
+		if (ret && nr == 1 &&
+		    (ret == -ENOENT || !ftrace_location(ips[0])))
+			ret = 0;
 	}
-	ret = ftrace_set_filter_ips(&f->ops, ips, nr, 1, 0);
-	/* ftrace forgets the functions of a module that went (-ENOENT). */
-	if (!ret || (ret == -ENOENT && nr == 1))
+	if (!ret)
 		f->nr -= nr;
-	return ret == -ENOENT && nr == 1 ? 0 : ret;
+	return ret;
 }
 
 /**
@@ -328,11 +342,12 @@ static void tkp_sync_cb(struct callback_head *cb)
 }
 
 /*
- * May the ftrace update wait for the caller's return to user space?  Only
- * when the caller is a write to a tracefs file (an events' enable file,
- * set_event, kprobe_events): the writer cannot see the result before the
- * write returns, and a write that enables a whole group of events pays
- * for one update.  Any other caller gets its update at once, and its
+ * May the ftrace update of a write's later changes wait for the caller's
+ * return to user space?  Only when the caller is a write to a tracefs
+ * file (an events' enable file, set_event, kprobe_events): the writer
+ * cannot see the result before the write returns, and a write that
+ * enables a whole group of events pays for two updates (its first
+ * change's and the others').  Any other caller gets its update at once, and its
  * errno: kernel code (a module's init, bootconfig, a driver's own file)
  * calls a function next and expects it traced, perf and BPF attach one
  * event per call anyway.
@@ -370,40 +385,82 @@ static bool tkp_may_defer(void)
 /**
  * tkp_places_commit - apply the arming and disarming done so far
  *
- * An ftrace update costs a
- * walk over every function of the kernel, so the changes one write to
- * tracefs makes (enabling a whole group of events, say) are applied
- * together, as the writer returns to user space: before it can see the
- * write's result.  A failure then is told in error_log.  Other callers
- * get them at once.  Returns 0, or the error of an update made now.
+ * An ftrace update costs a walk over every function of the kernel.  The
+ * first change a write to tracefs makes is applied at once, so that its
+ * failure fails the write, as the kernel's own tracer's would; those the
+ * same write makes after it (the other events of a group being enabled,
+ * say) are applied together as the writer returns to user space, before
+ * it can see the write's result, and a failure then can only be told in
+ * error_log.  Other callers get every change at once.
+ *
+ * Return: 0, or the error of an update made now.
  */
 int tkp_places_commit(void)
 {
 	struct callback_head *cb;
+	int ret;
 
 	lockdep_assert_held(&event_mutex);
 	if (list_empty(&tkp_dirty_sites) || tkp_sync_task == current)
 		return 0;
-	if (tkp_may_defer()) {
-		cb = kmalloc(sizeof(*cb), GFP_KERNEL);
-		if (cb) {
-			init_task_work(cb, tkp_sync_cb);
-			if (!task_work_add(current, cb, TWA_RESUME)) {
-				tkp_sync_task = current;
-				return 0;
-			}
-			kfree(cb);
-		}
+	ret = tkp_places_sync();
+	if (ret || !tkp_may_defer())
+		return ret;
+	cb = kmalloc(sizeof(*cb), GFP_KERNEL);
+	if (!cb)
+		return 0;	/* the write's next changes are applied at once */
+	init_task_work(cb, tkp_sync_cb);
+	if (task_work_add(current, cb, TWA_RESUME)) {
+		kfree(cb);
+		return 0;
 	}
-	return tkp_places_sync();
+	tkp_sync_task = current;
+	return 0;
 }
 
+/*
+ * Returns were missed: say how many, in the trace instances the event
+ * records to (perf and BPF users have the count of misses in
+ * kprobe_profile).  From the pool's work, not the hit path: %ps reaches
+ * kallsyms functions a return probe may be on, whose pools may be empty
+ * too, and a hit there only queues this work again.
+ */
+static void tkp_pool_tell(struct tkp_pool *pool)
+{
+	struct trace_event_file *file;
+	struct tkp_files *files;
+	unsigned long func;
+	unsigned int i;
+	int n, len;
+
+	n = atomic_xchg(&pool->lost, 0);
+	if (n <= 0)
+		return;
+	func = READ_ONCE(pool->lost_func);
+	len = scnprintf(pool->note, sizeof(pool->note),
+			"%s/%s: %d returns of %ps missed (no free instance)\n",
+			pool->ev->class.system, pool->ev->call.name, n,
+			(void *)func);
+	rcu_read_lock_sched();
+	files = rcu_dereference_sched(pool->ev->files);
+	for (i = 0; files && i < files->nr; i++) {
+		file = READ_ONCE(files->file[i]);
+		if (file)
+			__trace_array_puts(file->tr, func, pool->note, len);
+	}
+	rcu_read_unlock_sched();
+}
+
+/* The pool's work: grow it if it is low, and tell of missed returns. */
 static void tkp_pool_grow(struct work_struct *work)
 {
 	struct tkp_pool *pool = container_of(work, struct tkp_pool, grow);
 	unsigned int i, n = min(pool->size * 3, TKP_POOL_MAX - pool->size);
 	struct tkp_rnode *rn;
 
+	if (atomic_read(&pool->busy) < tkp_pool_threshold(pool) &&
+	    !atomic_read(&pool->lost))
+		n = 0;
 	for (i = 0; i < n; i++) {
 		rn = kzalloc(pool->node_size, GFP_KERNEL);
 		if (!rn)
@@ -411,9 +468,8 @@ static void tkp_pool_grow(struct work_struct *work)
 		rethook_add_node(pool->rh, &rn->node);
 	}
 	WRITE_ONCE(pool->size, pool->size + i);
-	/* Missed returns not told yet keep the entries on the slow way. */
-	WRITE_ONCE(pool->grow_at, atomic_read(&pool->lost) ? 0 :
-				  tkp_pool_threshold(pool));
+	WRITE_ONCE(pool->grow_at, tkp_pool_threshold(pool));
+	tkp_pool_tell(pool);
 }
 
 static void tkp_pool_irq(struct irq_work *irq)
@@ -688,8 +744,8 @@ out:
  * If its place is the entry of a function ftrace can patch and kprobes
  * would accept.  perf's private probes go there
  * too: BPF gets the registers a kprobe would give (tkp_fentry_common()),
- * may move the instruction pointer, and bpf_get_func_ip() asks
- * trace_kprobe_func_ip() when no kprobe is running.
+ * may move the instruction pointer, and bpf_get_func_ip() is told the
+ * function in the programs' run context (tkp_perf()).
  *
  * Return: 0 when it did, 1 when @tp needs a kprobe instead, or an error.
  */

@@ -84,17 +84,21 @@ static nokprobe_inline bool tkp_kaddr_ok(unsigned long addr, size_t size)
 }
 
 /*
- * Are the @size bytes at @addr inside the current task's stack?  A read
- * there cannot fault (the stack is mapped all along; its guard pages lie
- * outside it) and reads no user memory, so it needs neither the arch's
- * check nor an exception table entry.  Syscall wrappers take their
- * arguments in a struct pt_regs there (+0x70(%di) on x86_64), and
- * $stackN and +N(%sp) read there too.
+ * Is the word at @addr an aligned word inside the current task's stack?
+ * A read there cannot fault (the stack is mapped all along; its guard
+ * pages lie outside it) and reads no user memory, so it needs neither
+ * the arch's check nor an exception table entry.  Syscall wrappers take
+ * their arguments in a struct pt_regs there (+0x70(%di) on x86_64), and
+ * $stackN and +N(%sp) read there too.  Aligned only: READ_ONCE_NOCHECK()
+ * may be a load-acquire (arm64 with LTO), which faults on a misaligned
+ * address, and nothing would fix that fault up; the others take the
+ * nofault copy.
  */
-static nokprobe_inline bool tkp_on_stack(unsigned long addr, size_t size)
+static nokprobe_inline bool tkp_on_stack(unsigned long addr)
 {
-	return addr - (unsigned long)task_stack_page(current) <=
-	       THREAD_SIZE - size;
+	return IS_ALIGNED(addr, sizeof(unsigned long)) &&
+	       addr - (unsigned long)task_stack_page(current) <=
+	       THREAD_SIZE - sizeof(unsigned long);
 }
 
 /*
@@ -104,7 +108,7 @@ static nokprobe_inline bool tkp_on_stack(unsigned long addr, size_t size)
 static nokprobe_inline bool tkp_kload_word(unsigned long *dst,
 					   unsigned long addr)
 {
-	if (tkp_on_stack(addr, sizeof(*dst))) {
+	if (tkp_on_stack(addr)) {
 		/* Unchecked: KASAN's stack redzones may lie there. */
 		*dst = READ_ONCE_NOCHECK(*(unsigned long *)addr);
 		return true;
@@ -334,7 +338,7 @@ static nokprobe_inline bool tkp_walk(const struct tkp_arg *a,
 		 * A first load from the stack (pt_regs, say), in line: the
 		 * loop's calls make the compiler save registers before it.
 		 */
-		if (d < last && !(user & 1) && tkp_on_stack(v, sizeof(v))) {
+		if (d < last && !(user & 1) && tkp_on_stack(v)) {
 			v = READ_ONCE_NOCHECK(*(unsigned long *)v) + *++d;
 			user >>= 1;
 		}
@@ -554,13 +558,19 @@ static nokprobe_inline unsigned int tkp_from_entry(const struct tkp_event *ev,
 {
 	const u8 *d = __this_cpu_read(tkp_entry_data);
 	unsigned int hdr = ev->hdr_size, n = a->size * (a->count ?: 1);
-	unsigned int len;
+	unsigned int len, room;
 
 	if (a->kind == TKP_K_STRING) {
 		len = d ? *(const u16 *)(d + a->entry_off) : 0;
-		len = min(len, TKP_MAX_RECORD - hdr - dyn);
-		if (len)
+		room = TKP_MAX_RECORD - hdr - dyn;
+		if (len) {
+			/* Cut at the record's end, it still ends with a NUL. */
+			if (len > room)
+				len = room;
 			memcpy(buf + dyn, d + a->entry_off + sizeof(u16), len);
+			if (len)
+				buf[dyn + len - 1] = '\0';
+		}
 		*(u32 *)field = len << 16 | (hdr + dyn);
 		return len;
 	}
@@ -726,38 +736,34 @@ static nokprobe_inline void tkp_fill_hdr(const struct tkp_event *ev,
 
 #ifdef CONFIG_PERF_EVENTS
 /*
- * The probed address (entry) or function (return) of the hit whose BPF
- * programs run on this CPU; 0 when none does.  Saved and restored around
- * each run, so an NMI's hit in between leaves it as it was.
+ * What bpf_get_func_ip() names for a hit of @tp at @a, handed to BPF in
+ * the programs' run context rather than left to the kprobes core: a probe
+ * of ours hooked through ftrace runs with no kprobe of its own running,
+ * and maybe with another one active on this CPU (whose handler, or an NMI
+ * in it, called the function), which the helper would name instead.  @a
+ * is on a function's entry at a fentry place (where it was hooked), and
+ * is the function at a return probe; the helper maps it to the function's
+ * start as it maps a kprobe's address.  A kprobe gives 0: the helper then
+ * asks the kprobes core, where ours is the one running, and names nothing
+ * at an offset into a function, as for the kernel's own kprobe events.
  */
-static DEFINE_PER_CPU(unsigned long, tkp_func_ip);
-
-/**
- * trace_kprobe_func_ip - what bpf_get_func_ip() returns for a probe on ftrace
- *
- * A kprobe event hooked through ftrace runs its BPF programs with no
- * kprobe running, so the BPF helper cannot ask the kprobes core which
- * function was hit; it asks here instead.
- *
- * Return: the address the running BPF program's kprobe event was hit at
- * (an entry probe) or whose return it is (a return probe), or 0 when no
- * BPF program of ours runs on this CPU.
- */
-unsigned long trace_kprobe_func_ip(void)
+static nokprobe_inline unsigned long tkp_bpf_func_ip(const struct tkp_probe *tp,
+						     unsigned long a)
 {
-	return __this_cpu_read(tkp_func_ip);
+	return tp->fentry || tp->ev->is_return ? a : 0;
 }
 
 /*
- * Hand the hit to BPF and perf.  Returns 1 when a BPF program moved the
- * instruction pointer (bpf_override_return): execution must then resume
- * there instead of going on in the probed function.
+ * Hand the hit of place @tp to BPF and perf.  Returns 1 when a BPF
+ * program moved the instruction pointer (bpf_override_return): execution
+ * must then resume there instead of going on in the probed function.
  */
-static nokprobe_inline int tkp_perf(struct tkp_event *ev,
+static nokprobe_inline int tkp_perf(struct tkp_probe *tp,
 				    struct pt_regs *regs, unsigned long a,
 				    unsigned long b, const u8 *args,
 				    unsigned int body)
 {
+	struct tkp_event *ev = tp->ev;
 	struct trace_event_call *call = &ev->call;
 	unsigned long ip = instruction_pointer(regs);
 	struct hlist_head *head;
@@ -765,13 +771,9 @@ static nokprobe_inline int tkp_perf(struct tkp_event *ev,
 	void *rec;
 
 	if (bpf_prog_array_valid(call)) {
-		unsigned long outer = __this_cpu_read(tkp_func_ip);
 		int keep;
 
-		/* For bpf_get_func_ip(), see trace_kprobe_func_ip(). */
-		__this_cpu_write(tkp_func_ip, a);
-		keep = trace_call_bpf(call, regs);
-		__this_cpu_write(tkp_func_ip, outer);
+		keep = trace_call_bpf_func_ip(call, regs, tkp_bpf_func_ip(tp, a));
 		if (!ev->is_return && ip != instruction_pointer(regs))
 			return 1;
 		if (!keep)
@@ -795,7 +797,7 @@ static nokprobe_inline int tkp_perf(struct tkp_event *ev,
 	return 0;
 }
 #else
-static nokprobe_inline int tkp_perf(struct tkp_event *ev,
+static nokprobe_inline int tkp_perf(struct tkp_probe *tp,
 				    struct pt_regs *regs, unsigned long a,
 				    unsigned long b, const u8 *args,
 				    unsigned int body)
@@ -1072,7 +1074,7 @@ static noinline int tkp_emit_general(struct tkp_probe *tp,
 			tkp_record_fast(ev, tp->args, file, regs, a, b, args,
 					body);
 	}
-	return perf ? tkp_perf(ev, regs, a, b, args, body) : 0;
+	return perf ? tkp_perf(tp, regs, a, b, args, body) : 0;
 }
 NOKPROBE_SYMBOL(tkp_emit_general);
 
@@ -1181,9 +1183,12 @@ static nokprobe_inline void tkp_recursion_unlock(int bit)
  * kprobes may probe them) runs in a context of its own, one whose
  * recursion bit is free.  Such a hit looks one level down as well, at
  * the preempt count less the NMI and hardirq counts nmi_enter() added,
- * and tests both bits at once.  (arm64 handles a BRK in the context it
- * interrupted, whose bit the plain test below finds taken.)  An int3 inside a real
- * NMI looks down at that NMI's bit, the one the hit is about to take.
+ * and tests both bits at once.  Other arches (arm64's BRK) handle a
+ * breakpoint in the context it interrupted, whose bit the plain test
+ * finds taken: there an NMI level is a real NMI's (arm64's pseudo-NMI),
+ * and the context below it is not where the hit came from.  An int3
+ * inside a real NMI looks down at that NMI's bit, the one the hit is
+ * about to take.
  * An optimised kprobe in a real NMI cannot be told from an int3 and
  * looks below the NMI: it is counted as a miss when the NMI came in the
  * middle of a recording.
@@ -1194,8 +1199,9 @@ static nokprobe_inline int tkp_break_lock(void)
 	unsigned long pc = preempt_count();
 	int below;
 
-	if (likely(!(pc & NMI_MASK)))
-		return tkp_recursion_lock();	/* an optimised kprobe */
+	/* An optimised kprobe, or a breakpoint not entered as an NMI. */
+	if (!TKP_BREAK_IS_NMI || likely(!(pc & NMI_MASK)))
+		return tkp_recursion_lock();
 	/* The masks nest, each above the next: a level is a comparison. */
 	pc = (pc - (NMI_OFFSET + HARDIRQ_OFFSET)) &
 	     (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET);
@@ -1289,11 +1295,11 @@ static nokprobe_inline int __tkp_entry_hit(struct kprobe *kp,
 			 TKP_HOW_ENTRY | TKP_HOW_FETCH_CALL | TKP_HOW_BREAK);
 	if (!ftrace)
 		tkp_recursion_unlock(bit);
-	if (!ret)
-		return 0;
-	/* BPF redirected execution: resume there, do not single-step. */
-	reset_current_kprobe();
-	return 1;
+	/*
+	 * Non-zero: BPF redirected execution, to be resumed there, not
+	 * single-stepped; the kprobes core then lets go of the kprobe.
+	 */
+	return ret;
 }
 
 static noinline int tkp_entry_hit_ftrace(struct kprobe *kp,
@@ -1375,67 +1381,13 @@ NOKPROBE_SYMBOL(tkp_return_hit);
 
 #ifdef CONFIG_KPROBE_EVENTS_FENTRY
 /*
- * Returns were missed since the pool last had an instance: say how many,
- * in the trace, as soon as it has one again.
- */
-static void tkp_pool_tell(struct tkp_probe *tp, struct tkp_pool *pool,
-			  unsigned long func)
-{
-	struct trace_event_file *file;
-	struct tkp_files *files;
-	unsigned int i;
-	int n, len;
-
-	/*
-	 * Told in the trace instances the event records to; perf and BPF
-	 * users have the count of misses, and nobody else is told.
-	 */
-	n = atomic_xchg(&pool->lost, 0);
-	if (n <= 0)
-		return;
-	files = rcu_dereference_sched(tp->ev->files);
-	if (!files)
-		return;
-	/* Another CPU is telling: this count waits for the next one. */
-	if (atomic_xchg(&pool->telling, 1)) {
-		atomic_add(n, &pool->lost);
-		return;
-	}
-	len = scnprintf(pool->note, sizeof(pool->note),
-			"%s/%s: %d returns of %ps missed (no free instance)\n",
-			tp->ev->class.system, tp->ev->call.name, n,
-			(void *)func);
-	for (i = 0; i < files->nr; i++) {
-		file = READ_ONCE(files->file[i]);
-		if (file)
-			__trace_array_puts(file->tr, func, pool->note, len);
-	}
-	atomic_set_release(&pool->telling, 0);
-}
-NOKPROBE_SYMBOL(tkp_pool_tell);
-
-/*
- * The pool is three quarters in use, or returns were missed: tell of
- * those, and have it grow.
- */
-static noinline void tkp_pool_low(struct tkp_pool *pool, unsigned long func)
-{
-	struct tkp_probe *tp = pool->tp;
-
-	if (atomic_read(&pool->lost)) {
-		tkp_pool_tell(tp, pool, func);
-		WRITE_ONCE(pool->grow_at, tkp_pool_threshold(pool));
-	}
-	irq_work_queue(&pool->irq);
-}
-NOKPROBE_SYMBOL(tkp_pool_low);
-
-/*
  * The entry half of hook @hk's return probe: take an instance and hook
  * the return.  An empty pool is a miss; a pool three quarters in use asks
- * for more.  What comes after the calls in here is read again through
- * @pool and @hk rather than kept, which spares the callback registers to
- * save on every hit.
+ * for more.  Either is handed to the pool's work (tkp_pool_grow()),
+ * which grows the pool and tells of the misses in the trace: nothing
+ * here calls what a probe could be on (kallsyms, through %ps), so
+ * neither nests in another pool's.  What comes after the calls in here
+ * is read again through @pool and @hk rather than kept.
  */
 static nokprobe_inline void tkp_pool_hook(struct tkp_hook *hk,
 					  struct pt_regs *regs)
@@ -1448,23 +1400,30 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_hook *hk,
 	node = __rethook_try_get(pool->rh);
 	if (unlikely(!node)) {
 		atomic_inc(&pool->no_instance);
+		WRITE_ONCE(pool->lost_func, READ_ONCE(hk->ip));
 		atomic_inc(&pool->lost);
-		/* The next entry takes the slow way, and tells. */
-		WRITE_ONCE(pool->grow_at, 0);
 		irq_work_queue(&pool->irq);
 		return;
 	}
-	container_of(node, struct tkp_rnode, node)->func = READ_ONCE(hk->ip);
+	rn = container_of(node, struct tkp_rnode, node);
+	rn->func = READ_ONCE(hk->ip);
 	if (unlikely(pool->ctx)) {
-		rn = container_of(node, struct tkp_rnode, node);
 		if (pool->tp->entry_size)
 			tkp_entry_capture(pool->tp, regs, rn->data);
 		if (pool->duration)
 			rn->entry_ns = trace_clock_local();
 	}
 	__rethook_hook(node, regs, true);
+	/*
+	 * An instance still marked out came back without its handler (its
+	 * task exited inside the function, and rethook_flush_task()
+	 * recycled it): it is counted in busy already.
+	 */
+	if (unlikely(rn->out))
+		return;
+	rn->out = true;
 	if (unlikely(atomic_fetch_inc(&pool->busy) >= READ_ONCE(pool->grow_at)))
-		tkp_pool_low(pool, READ_ONCE(hk->ip));
+		irq_work_queue(&pool->irq);
 }
 
 /* The hooks of @site, for tkp_fentry_hit_ret(). */
@@ -1698,6 +1657,7 @@ void tkp_fentry_ret(struct rethook_node *node, void *data,
 	struct tkp_rnode *rn = container_of(node, struct tkp_rnode, node);
 	struct tkp_pool *pool = data;
 
+	rn->out = false;
 	atomic_dec(&pool->busy);
 	if (unlikely(pool->ctx))
 		tkp_fentry_ret_ctx(pool, rn, regs);
@@ -1730,6 +1690,7 @@ void tkp_fentry_ret_plain(struct rethook_node *node, void *data,
 	struct tkp_event *ev = pool->ev;
 	struct trace_event_file *file;
 
+	rn->out = false;
 	atomic_dec(&pool->busy);
 	/*
 	 * The usual case, a return in task context recorded into one trace

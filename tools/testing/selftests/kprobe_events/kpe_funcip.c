@@ -19,6 +19,9 @@
  * KPE_FUNCIP_SHOW=FILE[:FILE...] (environment): copy each FILE to stderr
  * while the probe is attached (tracefs enabled_functions, the kprobes
  * list: to see how it is hooked).
+ * KPE_FUNCIP_TRIGGER=FILE (environment): instead of the reads and writes,
+ * write READS (as text) to FILE once: kpe_kmod's "mixed", which makes
+ * that many calls that reach SYMBOL (test_bpf_func_ip_mixed.sh).
  * On an error prints the errno name to stdout (the verifier's log to
  * stderr) and exits 1.
  */
@@ -111,6 +114,7 @@ int main(int argc, char **argv)
 	struct perf_event_attr pattr;
 	union bpf_attr attr;
 	uint32_t key = 0;
+	const char *trigger = getenv("KPE_FUNCIP_TRIGGER");
 	char buf[256];
 	int map, prog, ev, fd, i, n;
 
@@ -208,7 +212,14 @@ int main(int argc, char **argv)
 		return fail("PERF_EVENT_IOC_ENABLE");
 	show(getenv("KPE_FUNCIP_SHOW"));
 
-	for (i = 0; i < READS; i++) {
+	if (trigger) {
+		n = snprintf(buf, sizeof(buf), "%d\n", READS);
+		fd = open(trigger, O_WRONLY);
+		if (fd < 0 || write(fd, buf, n) != n)
+			return fail(trigger);
+		close(fd);
+	}
+	for (i = 0; !trigger && i < READS; i++) {
 		fd = open("/proc/version", O_RDONLY);
 		if (fd < 0 || read(fd, buf, sizeof(buf)) < 0)
 			return fail("/proc/version");

@@ -41,6 +41,26 @@ log "records: sw $nsw, sk $nsk"
 bad=$(grep -E ' sw: ' "$T/trace" | grep -v -E ' ra=0xffff[0-9a-f]{12}' | head -n2)
 [ -z "$bad" ] || { log "$bad"; fail "+0($SP) did not read a kernel address"; }
 
+# A word at a misaligned address on the stack reads the bytes there (on
+# little-endian: the top five bytes of one word, the low three of the
+# next), by the checked path: the direct one is for aligned words.
+pad16() {
+	echo "$1" | sed 's/^0x//' | awk '{ s = $0; while (length(s) < 16) s = "0" s; print s }'
+}
+reset || fail "reset failed"
+expect_ok "p:kprobes/su $WRAP a=+0($SP):x64 b=+8($SP):x64 u=+3($SP):x64"
+echo 1 > "$T/events/kprobes/enable" || fail "enable failed"
+read -r _l < /proc/version
+echo 0 > "$T/events/kprobes/enable"
+rec=$(grep -m1 ' su: ' "$T/trace")
+a=$(pad16 "$(echo "$rec" | sed -n 's/.* a=\(0x[0-9a-f]*\).*/\1/p')")
+b=$(pad16 "$(echo "$rec" | sed -n 's/.* b=\(0x[0-9a-f]*\).*/\1/p')")
+u=$(pad16 "$(echo "$rec" | sed -n 's/.* u=\(0x[0-9a-f]*\).*/\1/p')")
+want=$(echo "$b" | cut -c11-16)$(echo "$a" | cut -c1-10)
+log "+0: $a, +8: $b, +3: $u"
+[ -n "$rec" ] || { dump "$T/trace"; fail "no su record"; }
+[ "$u" = "$want" ] || fail "+3($SP) read $u, the bytes there are $want"
+
 # The last word of the stack (x86_64: pt_regs->ss, 0x2b for user space)
 # is read; one that straddles the stack's end takes the checked path and
 # reads or faults, never oopses.

@@ -25,6 +25,26 @@
  *                all before the write returns; write 0: disable and
  *                delete it.  read: 1 if the module created it, else 0.
  *
+ *   burst        write N (1..64): with preemption off, call
+ *                kpe_burst_get_symbol_pos() N levels deep, N calls of it
+ *                in flight at once, and no worker running on this CPU
+ *                meanwhile.  Named so that one pattern (*get_symbol_pos)
+ *                puts a return probe on it and on kallsyms'
+ *                get_symbol_pos(), which %ps calls: a return probe with
+ *                fewer instances misses returns (test_return_lost_nested.sh).
+ *   spin         write N (1..60): spin N seconds in the kernel with
+ *                preemption off, a hang the soft-lockup detector reports
+ *                (make check's test that a hang fails the run).
+ *
+ *   mixed        write N (1..1000): register a kprobe on the entry of
+ *                kpe_mixed_outer() (notrace: an int3 or a jump, not an
+ *                ftrace hook), call that function N times, unregister it.
+ *                The kprobe's handler calls int_sqrt() while the kprobe is
+ *                active on the CPU, the function's body calls it again
+ *                with none active (test_bpf_func_ip_mixed.sh).  read: how
+ *                many times the last write's kprobe handler ran.
+ *                -EOPNOTSUPP without kprobes.
+ *
  * api_at_init=1 does what "echo 1 > api" does, from the module's init;
  * the module's exit deletes the event if it is there.
  */
@@ -38,6 +58,7 @@
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/fs.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -451,6 +472,186 @@ static const struct file_operations kpe_api_fops = {
 	.llseek	= default_llseek,
 };
 
+/* ---------------------------------------------------------------------
+ * burst
+ */
+
+/*
+ * Calls itself @depth levels deep: each level is one more call in
+ * flight.  The store after the call keeps it a real call at every level.
+ */
+static noinline __noclone __used int kpe_burst_get_symbol_pos(int depth)
+{
+	int ret = 0;
+
+	if (depth > 1)
+		ret = kpe_burst_get_symbol_pos(depth - 1);
+	WRITE_ONCE(kpe_sink, ret);
+	return ret ^ depth;
+}
+
+static ssize_t kpe_burst_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	unsigned int depth;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, count, 0, &depth);
+	if (ret)
+		return ret;
+	if (!depth || depth > 64)
+		return -EINVAL;
+	/* No worker runs on this CPU meanwhile: no pool grows. */
+	preempt_disable();
+	kpe_burst_get_symbol_pos(depth);
+	preempt_enable();
+	return count;
+}
+
+static const struct file_operations kpe_burst_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= kpe_burst_write,
+	.llseek	= default_llseek,
+};
+
+/* ---------------------------------------------------------------------
+ * spin
+ */
+
+static ssize_t kpe_spin_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	unsigned long end;
+	unsigned int secs;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, count, 0, &secs);
+	if (ret)
+		return ret;
+	if (!secs || secs > 60)
+		return -EINVAL;
+	end = jiffies + secs * HZ;
+	preempt_disable();
+	while (time_before(jiffies, end))
+		cpu_relax();
+	preempt_enable();
+	return count;
+}
+
+static const struct file_operations kpe_spin_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= kpe_spin_write,
+	.llseek	= default_llseek,
+};
+
+/* ---------------------------------------------------------------------
+ * mixed
+ */
+
+#define KPE_MIXED_MAX	1000
+
+/*
+ * A kprobe's handler that calls a function the test probes: a core kernel
+ * one, int_sqrt() (exported, cheap, safe wherever a handler runs), since
+ * perf's kprobe PMU hooks only core kernel functions through ftrace.  On
+ * a module's function its probe stays a kprobe, which no kprobe handler
+ * reaches: a kprobe hit inside another one's handler is missed.
+ */
+static atomic_t kpe_mixed_in_kprobe = ATOMIC_INIT(0);
+
+/* notrace: the kprobe on its entry is not one on ftrace (kpe_mixed_run()). */
+static notrace noinline __noclone __used int kpe_mixed_outer(int v)
+{
+	WRITE_ONCE(kpe_sink, (int)int_sqrt((unsigned long)v));
+	barrier();
+	return v + 3;
+}
+
+#ifdef CONFIG_KPROBES
+static struct kprobe kpe_mixed_kp;	/* under kpe_lock */
+
+static int kpe_mixed_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	/*
+	 * A kprobe handler: its kprobe is the one running on this CPU (what
+	 * kprobe_running() says, which modules cannot call).
+	 */
+	atomic_inc(&kpe_mixed_in_kprobe);
+	WRITE_ONCE(kpe_sink, (int)int_sqrt(READ_ONCE(kpe_sink) & 0xffff));
+	return 0;
+}
+NOKPROBE_SYMBOL(kpe_mixed_pre);
+
+/*
+ * The kprobe is not on an ftrace site: one there would hold ftrace's
+ * recursion bit while its handler runs, and the tracer's ftrace hook on
+ * int_sqrt() would refuse the nested hit.
+ */
+static int kpe_mixed_run(unsigned int n)
+{
+	unsigned int i;
+	int ret;
+
+	memset(&kpe_mixed_kp, 0, sizeof(kpe_mixed_kp));
+	kpe_mixed_kp.addr = (kprobe_opcode_t *)(unsigned long)kpe_mixed_outer;
+	kpe_mixed_kp.pre_handler = kpe_mixed_pre;
+	atomic_set(&kpe_mixed_in_kprobe, 0);
+	ret = register_kprobe(&kpe_mixed_kp);
+	if (ret) {
+		pr_err("cannot register a kprobe on kpe_mixed_outer: %d\n", ret);
+		return ret;
+	}
+	for (i = 0; i < n; i++)
+		kpe_mixed_outer(i + 2);
+	unregister_kprobe(&kpe_mixed_kp);
+	return 0;
+}
+#else
+static int kpe_mixed_run(unsigned int n)
+{
+	kpe_mixed_outer(n);	/* keep it referenced */
+	return -EOPNOTSUPP;
+}
+#endif
+
+static ssize_t kpe_mixed_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, count, 0, &n);
+	if (ret)
+		return ret;
+	if (!n || n > KPE_MIXED_MAX)
+		return -EINVAL;
+	mutex_lock(&kpe_lock);
+	ret = kpe_mixed_run(n);
+	mutex_unlock(&kpe_lock);
+	return ret ? ret : count;
+}
+
+static ssize_t kpe_mixed_read(struct file *file, char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	char buf[16];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%d\n",
+			atomic_read(&kpe_mixed_in_kprobe));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static const struct file_operations kpe_mixed_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= kpe_mixed_read,
+	.write	= kpe_mixed_write,
+	.llseek	= default_llseek,
+};
+
 /* --------------------------------------------------------------------- */
 
 static int __init kpe_kmod_init(void)
@@ -476,6 +677,9 @@ static int __init kpe_kmod_init(void)
 	debugfs_create_file("notrace_offset", 0400, kpe_dir, NULL,
 			    &kpe_notrace_offset_fops);
 	debugfs_create_file("api", 0600, kpe_dir, NULL, &kpe_api_fops);
+	debugfs_create_file("mixed", 0600, kpe_dir, NULL, &kpe_mixed_fops);
+	debugfs_create_file("burst", 0200, kpe_dir, NULL, &kpe_burst_fops);
+	debugfs_create_file("spin", 0200, kpe_dir, NULL, &kpe_spin_fops);
 
 	if (init_async_ms)
 		async_schedule(kpe_init_async, NULL);

@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: a return probe on a function some calls never return from
+# (do_exit): the instances of tasks that exited inside it come back to
+# the pool, which does not grow for them
+. "$(dirname "$0")/lib.sh"
+need_fentry
+reset || fail "initial reset failed"
+
+# 60 strings taken at the entry make each instance about 8 KiB.  The pool
+# starts with 64 and grows fourfold when three quarters are out: were
+# the exits counted as out for good, 1000 of them would grow it to 4096
+# instances, 32 MiB.
+args=
+i=0
+while [ $i -lt 60 ]; do
+	args="$args s$i=+0(\$arg1):string"
+	i=$((i + 1))
+done
+expect_ok "r:kprobes/ex do_exit$args"
+expect_ok "p:kprobes/exe do_exit"	# counts the entries
+slab() {
+	awk '$1 == "Slab:" { print $2 }' /proc/meminfo
+}
+exits() {
+	_i=0
+	while [ $_i -lt "$1" ]; do
+		(exit 0)
+		_i=$((_i + 1))
+	done
+}
+enable_ev ex
+enable_ev exe
+exits 100	# the pool's first growth, if any, and the caches warm
+sleep 1
+s0=$(slab)
+exits 1000
+sleep 1		# rethook recycles an exited task's instances after a grace period
+s1=$(slab)
+disable_ev ex
+disable_ev exe
+n=$(profile_hits exe)
+log "do_exit hits: $n; Slab: $s0 kB before 1000 exits, $s1 kB after"
+[ "$n" -ge 1000 ] || fail "only $n hits of do_exit: the test tests nothing"
+[ $((s1 - s0)) -lt 16384 ] ||
+	fail "Slab grew by $((s1 - s0)) kB over 1000 exits: the pool grows for instances that came back"
+reset || fail "cleanup failed"
+pass
