@@ -7,10 +7,11 @@
 #      (two scans; any suspected leak fails);
 #   2. lockdown=confidentiality, 3. lockdown=integrity (raised to
 #      confidentiality by the test): test_lockdown.sh, which must pass (not
-#      skip) there (check.sh's locked-down boots).
+#      skip) there (check.sh's locked-down boots); 4. the hang boot: a CPU
+#      stuck 40 s must fail its run with a detector's report.
 # Boot 1's time limit (CHECK_TIMEOUT, 3600 s) leaves a hung run room to
 # report within CI's 90 minutes.  A splat in any console fails the run.
-# The last line sums the three boots: "N passed, N failed[, N skipped]".
+# The last line sums the four boots: "N passed, N failed[, N skipped]".
 . "$(dirname "$0")/common.sh"
 
 vdir=$(variant_dir debug)

@@ -425,17 +425,14 @@ int tkp_places_commit(void)
  * kallsyms functions a return probe may be on, whose pools may be empty
  * too, and a hit there only queues this work again.
  */
-static void tkp_pool_tell(struct tkp_pool *pool)
+static void tkp_pool_tell(struct tkp_pool *pool, int n)
 {
 	struct trace_event_file *file;
 	struct tkp_files *files;
 	unsigned long func;
 	unsigned int i;
-	int n, len;
+	int len;
 
-	n = atomic_xchg(&pool->lost, 0);
-	if (n <= 0)
-		return;
 	func = READ_ONCE(pool->lost_func);
 	len = scnprintf(pool->note, sizeof(pool->note),
 			"%s/%s: %d returns of %ps missed (no free instance)\n",
@@ -451,15 +448,19 @@ static void tkp_pool_tell(struct tkp_pool *pool)
 	rcu_read_unlock_sched();
 }
 
-/* The pool's work: grow it if it is low, and tell of missed returns. */
+/*
+ * The pool's work: grow it if it is low or missed returns, and tell of
+ * those.  The misses are taken first: one that comes later queues the
+ * work again.
+ */
 static void tkp_pool_grow(struct work_struct *work)
 {
 	struct tkp_pool *pool = container_of(work, struct tkp_pool, grow);
 	unsigned int i, n = min(pool->size * 3, TKP_POOL_MAX - pool->size);
+	int lost = atomic_xchg(&pool->lost, 0);
 	struct tkp_rnode *rn;
 
-	if (atomic_read(&pool->busy) < tkp_pool_threshold(pool) &&
-	    !atomic_read(&pool->lost))
+	if (lost <= 0 && atomic_read(&pool->busy) < tkp_pool_threshold(pool))
 		n = 0;
 	for (i = 0; i < n; i++) {
 		rn = kzalloc(pool->node_size, GFP_KERNEL);
@@ -469,7 +470,8 @@ static void tkp_pool_grow(struct work_struct *work)
 	}
 	WRITE_ONCE(pool->size, pool->size + i);
 	WRITE_ONCE(pool->grow_at, tkp_pool_threshold(pool));
-	tkp_pool_tell(pool);
+	if (lost > 0)
+		tkp_pool_tell(pool, lost);
 }
 
 static void tkp_pool_irq(struct irq_work *irq)
