@@ -1,0 +1,85 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: a module's init place whose letting go failed (an
+# allocation failure, fail-nth, in the update made as the module goes
+# live) is out of our ftrace filter once ftrace has forgotten the init
+# code: later updates neither fail nor warn about it.  Needs
+# CONFIG_FAILSLAB and /proc/PID/fail-nth (the debug kernel).
+. "$(dirname "$0")/lib.sh"
+reset || fail "initial reset failed"
+
+FS=/sys/kernel/debug/failslab
+[ -w /proc/self/fail-nth ] || skip "no fail-nth (CONFIG_FAULT_INJECTION)"
+[ -d "$FS" ] || skip "no $FS (CONFIG_FAILSLAB)"
+need_fentry
+need_kmod
+old_wait=$(cat "$FS/ignore-gfp-wait")
+old_verbose=$(cat "$FS/verbose")
+echo N > "$FS/ignore-gfp-wait"
+echo 0 > "$FS/verbose"
+restore() {
+	echo "$old_wait" > "$FS/ignore-gfp-wait"
+	echo "$old_verbose" > "$FS/verbose"
+	rmmod kpe_kmod 2>/dev/null
+}
+trap restore EXIT
+grep -qw tkp_places_sync "$T/available_filter_functions" ||
+	skip "tkp_places_sync() is not traceable here"
+
+expect_ok "p:kprobes/fi kpe_kmod:kpe_kmod_init"
+enable_ev fi
+expect_ok "p:kprobes/fo vfs_read"
+
+# Where is the update made as the module goes live, in the load's slab
+# allocations?  The second sync of the load (the first arms the init
+# code as it comes), whose first allocation is the one to fail.
+expect_ok "p:kprobes/ff should_failslab"
+expect_ok "p:kprobes/fy tkp_places_sync"
+for e in ff fy; do
+	quiet_write 'comm == "modprobe"' "$(ev_dir $e)/filter" ||
+		fail "cannot filter $e"
+	enable_ev $e
+done
+echo > "$T/trace"
+modprobe kpe_kmod || fail "modprobe kpe_kmod failed"
+disable_ev ff
+disable_ev fy
+rmmod kpe_kmod || fail "rmmod failed"
+N=$(grep -E ' (ff|fy): ' "$T/trace" | awk '
+	/ fy: / { if (++y == 2) { print n + 1; exit } next }
+	{ n++ }')
+[ -n "$N" ] || { dump "$T/trace"; fail "no second sync in the load"; }
+log "the live update's first allocation: the load's ${N}th"
+expect_ok "-:kprobes/ff"
+expect_ok "-:kprobes/fy"
+
+# warned: the kernel's warnings that an update failed
+warned() {
+	dmesg | grep -cE 'left unarmed|cannot hook the places of module kpe_kmod'
+}
+hit=0
+k=$((N - 3))
+while [ $k -le $((N + 3)) ]; do
+	w0=$(warned)
+	sh -c "echo $k > /proc/thread-self/fail-nth; exec modprobe kpe_kmod" 2>/dev/null
+	w1=$(warned)
+	# Only the failed update warned so far, if it failed.
+	[ "$w1" -gt "$w0" ] && hit=$((hit + 1))
+	rmmod kpe_kmod 2>/dev/null
+	quiet_write "" "$T/error_log"
+	quiet_write 1 "$(ev_dir fo)/enable" ||
+		fail "fail-nth $k: enabling an unrelated event failed after the load"
+	quiet_write 0 "$(ev_dir fo)/enable" ||
+		fail "fail-nth $k: disabling it failed"
+	w2=$(warned)
+	[ "$w2" = "$w1" ] || {
+		dmesg | tail -n 5 | sed 's/^/#   /'
+		fail "fail-nth $k: later updates warn: the init code's address is stuck in the filter"
+	}
+	k=$((k + 1))
+done
+log "loads whose live update failed: $hit"
+[ $hit -gt 0 ] || fail "no load's live update failed: the test tests nothing"
+disable_ev fi
+reset || fail "cleanup failed"
+pass
