@@ -19,7 +19,7 @@ grep -qw get_symbol_pos "$T/available_filter_functions" ||
 # the misses told on the hit path, a note's %ps of one would hit the
 # others, each with its own note to tell: N notes deep on one stack
 # (about 1 KiB each), past its end.
-N=${KPE_NEST_EVENTS:-32}
+N=${KPE_NEST_EVENTS:-24}
 i=0
 while [ $i -lt "$N" ]; do
 	expect_ok "r1:nest/e$i *get_symbol_pos"
