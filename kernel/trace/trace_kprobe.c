@@ -1658,21 +1658,32 @@ void destroy_local_trace_kprobe(struct trace_event_call *event_call)
 }
 
 /**
- * bpf_get_kprobe_info - describe the kprobe behind a perf event
+ * tkp_bpf_info - bpf_get_kprobe_info(): describe the kprobe behind a perf event
  * @event: the perf event
  * @fd_type: out: BPF_FD_TYPE_KPROBE or BPF_FD_TYPE_KRETPROBE
  * @symbol: out: probed symbol, NULL for an address probe
  * @probe_offset: out: offset from @symbol
- * @probe_addr: out: address of an address probe, if the caller may see it
+ * @probe_addr: out: address of an address probe, and on 6.12 the address
+ *	a symbol's probe is at (TKP_BPF_INFO_SYMBOL_ADDR), if the caller may
+ *	see it
+ * @missed: out, if not NULL (6.12's BPF asks): the probe's misses, as
+ *	kprobe_profile counts them
  * @perf_type_tracepoint: whether @event was opened as a tracepoint
+ *
+ * The kernel's prototype (which has @missed on 6.12 only) is defined
+ * around this by TKP_DEFINE_BPF_GET_KPROBE_INFO().  The perf event keeps
+ * the probe; its misses are summed under event_mutex, which no caller
+ * (a bpf() syscall) holds.
  *
  * Return: 0, or -EINVAL if @event is not one of our probes.
  */
-int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
+static int tkp_bpf_info(const struct perf_event *event, u32 *fd_type,
 			const char **symbol, u64 *probe_offset,
-			u64 *probe_addr, bool perf_type_tracepoint)
+			u64 *probe_addr, unsigned long *missed,
+			bool perf_type_tracepoint)
 {
 	struct tkp_probe *tp = tkp_of_call(event->tp_event);
+	struct tkp_misses mi;
 
 	if (!tp)
 		return -EINVAL;
@@ -1681,10 +1692,17 @@ int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
 	*symbol = tp->symbol;
 	*probe_offset = tp->symbol ? tp->offset : 0;
 	*probe_addr = 0;
-	if (!tp->symbol && kallsyms_show_value(current_cred()))
-		*probe_addr = tp->place;
+	if ((!tp->symbol || TKP_BPF_INFO_SYMBOL_ADDR) &&
+	    kallsyms_show_value(current_cred()))
+		*probe_addr = tp->symbol ? READ_ONCE(tp->addr) : tp->place;
+	if (missed) {
+		mutex_lock(&event_mutex);
+		*missed = tkp_sum_misses(tp, &mi);
+		mutex_unlock(&event_mutex);
+	}
 	return 0;
 }
+TKP_DEFINE_BPF_GET_KPROBE_INFO(tkp_bpf_info)
 #endif /* CONFIG_PERF_EVENTS */
 
 static int tkp_gen_run(struct dynevent_cmd *cmd)

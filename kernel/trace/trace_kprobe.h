@@ -34,6 +34,7 @@
 #include "trace.h"
 #include "trace_dynevent.h"
 #include "trace_probe.h"	/* prototypes of the in-kernel API */
+#include "trace_kprobe_compat.h"	/* what differs between 6.1 and 6.12 */
 
 #define TKP_DEFAULT_GROUP	"kprobes"
 #define TKP_MAXACTIVE_LIMIT	4096
@@ -685,8 +686,6 @@ const char *tkp_btf_star_word(struct tkp_spec *spec, int k, char *buf,
 			      size_t size);
 bool tkp_btf_auto_name(const char *w, char *name, size_t size);
 void tkp_btf_release(struct tkp_spec *spec);
-/* kernel/bpf/btf.c, made visible by prep patch 0007 */
-s32 bpf_find_btf_id(const char *name, u32 kind, struct btf **btf_p);
 #else
 /* Without BTF, a name is refused as such; $argN and $retval stay untyped. */
 static inline int tkp_btf_fetch(struct tkp_argctx *c, const char *b,
@@ -746,10 +745,8 @@ static inline void tkp_btf_release(struct tkp_spec *spec)
 /* trace_kprobe_hit.c */
 #ifdef CONFIG_KPROBE_EVENTS_FENTRY
 extern struct tkp_fops tkp_fops[TKP_NR_OPS];
-void tkp_fentry_ret(struct rethook_node *node, void *data,
-		    struct pt_regs *regs);
-void tkp_fentry_ret_plain(struct rethook_node *node, void *data,
-			  struct pt_regs *regs);
+void tkp_fentry_ret(TKP_RETHOOK_ARGS(node, data, regs));
+void tkp_fentry_ret_plain(TKP_RETHOOK_ARGS(node, data, regs));
 #endif
 int tkp_hit_init(void);
 int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs);

@@ -356,8 +356,8 @@ static bool tkp_may_defer(void)
 {
 	unsigned long args[6];
 	struct pt_regs *regs;
+	struct file *file;
 	bool ret = false;
-	struct fd f;
 
 	if (system_state != SYSTEM_RUNNING || !current->mm ||
 	    (current->flags & (PF_KTHREAD | PF_IO_WORKER | PF_EXITING)) ||
@@ -375,10 +375,11 @@ static bool tkp_may_defer(void)
 		return false;
 	}
 	syscall_get_arguments(current, regs, args);
-	f = fdget(args[0]);
-	if (f.file)
-		ret = file_inode(f.file)->i_sb->s_magic == TRACEFS_MAGIC;
-	fdput(f);
+	file = fget(args[0]);
+	if (file) {
+		ret = file_inode(file)->i_sb->s_magic == TRACEFS_MAGIC;
+		fput(file);
+	}
 	return ret;
 }
 
@@ -602,7 +603,7 @@ static bool tkp_in_going_module(unsigned long addr)
 struct tkp_wild {
 	const char		*glob;
 	const char		*mod;		/* "MOD:PATTERN": MOD, else NULL */
-	size_t			mod_len;
+	char			mod_name[MODULE_NAME_LEN];	/* @mod's */
 	unsigned long		*sites;		/* NULL: count only */
 	unsigned int		max;		/* room in @sites */
 	unsigned int		n;
@@ -614,16 +615,12 @@ struct tkp_wild {
  * kprobe blacklist and modules on their way out are asked later, once
  * per function, of the few that match.
  */
-static int tkp_wild_one(void *data, const char *name, struct module *mod,
-			unsigned long addr)
+static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 {
 	struct tkp_wild *w = data;
 	const char *llvm;
 	unsigned long site;
 
-	if (w->mod && (!mod || strlen(mod->name) != w->mod_len ||
-		       strncmp(mod->name, w->mod, w->mod_len)))
-		return 0;
 	/* ftrace matches names as kallsyms_lookup() cleans them up. */
 	llvm = IS_ENABLED(CONFIG_LTO_CLANG) ? strstr(name, ".llvm.") : NULL;
 	if (llvm) {
@@ -655,9 +652,9 @@ static int tkp_ulong_cmp(const void *a, const void *b)
 static void tkp_wild_walk(struct tkp_wild *w)
 {
 	w->n = 0;
-	if (!w->mod && kallsyms_on_each_symbol(tkp_wild_one, w))
+	if (!w->mod && tkp_kallsyms_walk(tkp_wild_one, w))
 		return;
-	module_kallsyms_on_each_symbol(tkp_wild_one, w);
+	tkp_module_kallsyms_walk(w->mod, tkp_wild_one, w);
 }
 
 /* Returns 0, -ENOENT when no function is left, -E2BIG, -ENOMEM. */
@@ -674,13 +671,16 @@ static int tkp_wild_register(struct tkp_probe *tp)
 	if (!w)
 		return -ENOMEM;
 	w->glob = tp->symbol;
+	ret = -ENOENT;
 	if (colon) {
-		w->mod = tp->symbol;
-		w->mod_len = colon - tp->symbol;
+		/* A name too long for a module's is no module's. */
+		if (colon - tp->symbol >= sizeof(w->mod_name))
+			goto out;
+		strscpy(w->mod_name, tp->symbol, colon - tp->symbol + 1);
+		w->mod = w->mod_name;
 		w->glob = colon + 1;
 	}
 	tkp_wild_walk(w);
-	ret = -ENOENT;
 	if (!w->n)
 		goto out;
 	ret = -E2BIG;

@@ -20,7 +20,6 @@
 #include <linux/uaccess.h>
 
 #include <asm/tlb.h>
-#include <asm/unaligned.h>
 #include <asm/word-at-a-time.h>
 
 #include "trace_kprobe.h"
@@ -1583,7 +1582,8 @@ static void tkp_fentry_hit_args(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *ops,
 				struct ftrace_regs *fregs)
 {
-	tkp_fentry_common(ip, parent_ip, &fregs->regs, TKP_OPS_ARGS);
+	tkp_fentry_common(ip, parent_ip, tkp_fregs_pt_regs(fregs),
+			  TKP_OPS_ARGS);
 }
 NOKPROBE_SYMBOL(tkp_fentry_hit_args);
 
@@ -1602,7 +1602,7 @@ static void tkp_fentry_hit_ret(unsigned long ip, unsigned long parent_ip,
 	struct tkp_hook *hk;
 
 	if (tkp_fentry_in_idle()) {
-		tkp_fentry_idle(ip, &fregs->regs, TKP_OPS_RET);
+		tkp_fentry_idle(ip, tkp_fregs_pt_regs(fregs), TKP_OPS_RET);
 		return;
 	}
 	preempt_disable_notrace();
@@ -1618,13 +1618,13 @@ static void tkp_fentry_hit_ret(unsigned long ip, unsigned long parent_ip,
 	 * racing with the addition may be.
 	 */
 	if (unlikely(!READ_ONCE(site->single))) {
-		tkp_pool_hook_all(site, &fregs->regs);
+		tkp_pool_hook_all(site, tkp_fregs_pt_regs(fregs));
 		goto out;
 	}
 	hk = list_entry_rcu(site->probes.next, struct tkp_hook, site_link);
 	if (&hk->site_link != &site->probes &&
 	    likely(tkp_hooks_return_only(hk->tp)))
-		tkp_pool_hook(hk, &fregs->regs);
+		tkp_pool_hook(hk, tkp_fregs_pt_regs(fregs));
 out:
 	preempt_enable_notrace();
 }
@@ -1651,8 +1651,7 @@ static noinline void tkp_fentry_ret_ctx(struct tkp_pool *pool,
 }
 NOKPROBE_SYMBOL(tkp_fentry_ret_ctx);
 
-void tkp_fentry_ret(struct rethook_node *node, void *data,
-		    struct pt_regs *regs)
+void tkp_fentry_ret(TKP_RETHOOK_ARGS(node, data, regs))
 {
 	struct tkp_rnode *rn = container_of(node, struct tkp_rnode, node);
 	struct tkp_pool *pool = data;
@@ -1681,8 +1680,7 @@ NOKPROBE_SYMBOL(tkp_ret_plain_general);
  * entry took nothing: its own handler, with nothing to fetch, keeps less
  * across the reservation.
  */
-void tkp_fentry_ret_plain(struct rethook_node *node, void *data,
-			  struct pt_regs *regs)
+void tkp_fentry_ret_plain(TKP_RETHOOK_ARGS(node, data, regs))
 {
 	const int bit = TRACE_FTRACE_START + TRACE_CTX_NORMAL;
 	struct tkp_rnode *rn = container_of(node, struct tkp_rnode, node);

@@ -416,8 +416,7 @@ static int tkp_count_one(void *data, unsigned long addr)
 	return 0;
 }
 
-static int tkp_count_mod(void *data, const char *name, struct module *mod,
-			 unsigned long addr)
+static int tkp_count_mod(void *data, const char *name, unsigned long addr)
 {
 	struct tkp_count *c = data;
 
@@ -437,7 +436,7 @@ unsigned int tkp_count_symbols(const char *sym)
 	struct tkp_count c = { .sym = sym };
 
 	kallsyms_on_each_match_symbol(tkp_count_one, sym, &c);
-	module_kallsyms_on_each_symbol(tkp_count_mod, &c);
+	tkp_module_kallsyms_walk(NULL, tkp_count_mod, &c);
 	return c.n;
 }
 
