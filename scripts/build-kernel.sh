@@ -19,7 +19,7 @@ kmod_files=("$kmod_src"/Kbuild "$kmod_src"/*.c)
 # none did since the last build, there is nothing for make to do.
 # (trace.c: the README lines prepare.sh splices in)
 stamp=$(cat "$obj/.config" "$src"/kernel/trace/trace_kprobe*.[ch] \
-	"$src/kernel/trace/trace.c" "$TOP"/kernel/trace/prep/*.patch \
+	"$src/kernel/trace/trace.c" "$PREP_DIR"/*.patch \
 	"$src/kernel/trace/Kconfig" "$src/kernel/trace/Makefile" \
 	"${kmod_files[@]}" | md5sum)
 image=$(kernel_image "$variant")

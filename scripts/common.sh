@@ -5,8 +5,27 @@ set -eu
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD_DIR:-$TOP/build}
-TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 JOBS=${JOBS:-3}
+
+# The kernel built: KERNEL (environment, or make KERNEL=...) 6.1 (the
+# default) or 6.12, each from Debian's linux-source-$KERNEL package
+# (KERNEL_TARBALL names another tarball of that kernel).  Each kernel has
+# its own trees, so that both stay built side by side: 6.1's are the
+# variant names themselves (build/linux, build/upstream, build/debug,
+# build/arm64, ...), 6.12's have KSUFFIX after them (build/linux-6.12,
+# build/upstream-6.12, build/debug-6.12, build/arm64-6.12, ...).  What
+# differs by kernel besides: the prep series (kernel/trace/prep/$KERNEL),
+# the README anchors (prepare.sh), the config layers (configure.sh).
+KERNEL=${KERNEL:-6.1}
+case $KERNEL in
+6.1) KSUFFIX= ;;
+6.12) KSUFFIX=-6.12 ;;
+*) echo "ERROR: KERNEL=$KERNEL: only 6.1 and 6.12 are supported" >&2; exit 1 ;;
+esac
+KSRC_PKG=linux-source-$KERNEL
+KSRC_TOP=linux-source-$KERNEL		# the tarball's top directory
+TARBALL=${KERNEL_TARBALL:-/usr/src/$KSRC_PKG.tar.xz}
+PREP_DIR=$TOP/kernel/trace/prep/$KERNEL
 SELFTESTS=$TOP/tools/testing/selftests/kprobe_events
 
 # The target architecture: ARCH (environment, or make ARCH=...) x86_64
@@ -23,8 +42,9 @@ CROSS_ARM64=aarch64-linux-gnu-
 # builds from build/linux/src (the same extract and overlay) into its own
 # build/debug/obj.  The arm64 variants (ARCH=arm64) are "arm64" (ours),
 # "upstream-arm64" and "debug-arm64": the same source trees (build/linux/src,
-# build/upstream/src), their own build/VARIANT/obj.
-variant_dir() { echo "$BUILD/$1"; }
+# build/upstream/src), their own build/VARIANT/obj.  With KERNEL=6.12 every
+# directory name ends in KSUFFIX (build/linux-6.12/src, ...).
+variant_dir() { echo "$BUILD/$1$KSUFFIX"; }
 src_tree() {
 	case $1 in
 	debug | arm64 | debug-arm64) echo linux ;;
@@ -32,8 +52,8 @@ src_tree() {
 	*) echo "$1" ;;
 	esac
 }
-src_dir() { echo "$BUILD/$(src_tree "$1")/src"; }
-obj_dir() { echo "$BUILD/$1/obj"; }
+src_dir() { echo "$(variant_dir "$(src_tree "$1")")/src"; }
+obj_dir() { echo "$(variant_dir "$1")/obj"; }
 
 # arch_variant VARIANT: the variant of that name for ARCH: itself on x86;
 # on arm64 linux -> arm64, upstream -> upstream-arm64, debug ->

@@ -1,12 +1,12 @@
 #!/bin/bash
 # deps.sh [PACKAGE...]: install the Debian packages the build, boot and
-# tests need, and the extra PACKAGEs (e.g. make bench's gnuplot-nox), when
-# missing.  With ARCH=arm64 (environment) also the arm64 cross tool chain,
+# tests need (the kernel's sources: linux-source-$KERNEL, see common.sh),
+# and the extra PACKAGEs (e.g. make bench's gnuplot-nox), when missing.  With ARCH=arm64 (environment) also the arm64 cross tool chain,
 # qemu-system-arm and the arm64 package architecture (dpkg multiarch),
 # through which initramfs.sh fetches Debian's arm64 busybox-static.
 . "$(dirname "$0")/common.sh"
 
-pkgs=(linux-source-6.1 qemu-system-x86 busybox-static ccache gcc make
+pkgs=("$KSRC_PKG" qemu-system-x86 busybox-static ccache gcc make
       flex bison bc libelf-dev libssl-dev cpio xz-utils kmod rsync perl
       python3 git libc6-dev linux-perf bpftrace dwarves trace-cmd "$@")
 [ "$KARCH" = arm64 ] &&

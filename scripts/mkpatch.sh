@@ -1,13 +1,14 @@
 #!/bin/bash
 # mkpatch.sh: our change as a git format-patch series (with cover letter)
-# against the pristine kernel, in out/, then checkpatch --strict over it.
-# Fails if checkpatch reports any error.
+# against the pristine kernel (KERNEL, common.sh), in out/ (6.1) or
+# out-6.12/, then checkpatch --strict over it.  Fails if checkpatch
+# reports any error.
 . "$(dirname "$0")/common.sh"
 
 src=$(src_dir linux)
 [ -d "$src" ] || die "run 'make prepare' first"
-repo=$BUILD/patch-repo
-out=$TOP/out
+repo=$BUILD/patch-repo$KSUFFIX
+out=$TOP/out$KSUFFIX
 version=$(make -s -C "$src" kernelversion)
 
 # The kernel-tree paths we touch, per patch of the series.
@@ -25,23 +26,23 @@ git -C "$repo" config user.name "kprobe_events developers"
 git -C "$repo" config user.email "kpe@localhost"
 
 # Base: the pristine versions of the files we change, those of the prep
-# patches (kernel/trace/prep/*.patch) included.
-prep=("$TOP"/kernel/trace/prep/*.patch)
+# patches (the kernel's series, $PREP_DIR/*.patch) included.
+prep=("$PREP_DIR"/*.patch)
 [ -f "${prep[0]}" ] || prep=()
 prep_files=()
 for f in $(cat "${prep[@]}" /dev/null | sed -n 's#^+++ b/\([^[:space:]]*\).*#\1#p' | sort -u); do
-	prep_files+=("linux-source-6.1/$f")
+	prep_files+=("$KSRC_TOP/$f")
 done
 # trace.c for the README commit, when no prep patch brought it.
 case " ${prep_files[*]} " in
-*" linux-source-6.1/kernel/trace/trace.c "*) ;;
-*) prep_files+=("linux-source-6.1/kernel/trace/trace.c") ;;
+*" $KSRC_TOP/kernel/trace/trace.c "*) ;;
+*) prep_files+=("$KSRC_TOP/kernel/trace/trace.c") ;;
 esac
 tar -xJf "$TARBALL" -C "$repo" --strip-components=1 \
-	"linux-source-6.1/kernel/trace/trace_kprobe.c" \
-	"linux-source-6.1/kernel/trace/Kconfig" \
-	"linux-source-6.1/kernel/trace/Makefile" \
-	"linux-source-6.1/tools/testing/selftests/Makefile" "${prep_files[@]}"
+	"$KSRC_TOP/kernel/trace/trace_kprobe.c" \
+	"$KSRC_TOP/kernel/trace/Kconfig" \
+	"$KSRC_TOP/kernel/trace/Makefile" \
+	"$KSRC_TOP/tools/testing/selftests/Makefile" "${prep_files[@]}"
 git -C "$repo" add -A
 git -C "$repo" commit -qm "Linux $version (pristine files touched by the series)"
 base=$(git -C "$repo" rev-parse HEAD)

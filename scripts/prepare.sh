@@ -1,6 +1,7 @@
 #!/bin/bash
-# prepare.sh VARIANT: extract the kernel into build/VARIANT/src (once) and,
-# for the "linux" variant, lay our overlay over it.  "debug" prepares the
+# prepare.sh VARIANT: extract the kernel (KERNEL, common.sh) into
+# build/VARIANT/src (once) and, for the "linux" variant, lay our overlay
+# over it.  "debug" prepares the
 # "linux" tree, which it builds from.  Files are only
 # rewritten when their content changes, so make rebuilds only what we touched.
 . "$(dirname "$0")/common.sh"
@@ -9,7 +10,7 @@ variant=$(src_tree "${1:-linux}")
 vdir=$(variant_dir "$variant")
 src=$(src_dir "$variant")
 
-[ -f "$TARBALL" ] || die "$TARBALL missing (apt-get install linux-source-6.1)"
+[ -f "$TARBALL" ] || die "$TARBALL missing (apt-get install $KSRC_PKG)"
 
 if [ ! -f "$vdir/.extracted" ]; then
 	log "extracting $TARBALL into $src"
@@ -57,12 +58,14 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Prep patches to core files (kernel/trace/prep/*.patch, in order): each
+# Prep patches to core files (the kernel's series, $PREP_DIR/*.patch:
+# kernel/trace/prep/6.1 or 6.12, in order): each
 # patched file is rebuilt from its pristine copy (kept in $vdir/orig the
 # first time a patch names it) with every patch applied, so editing or
 # dropping a patch takes effect on the next prepare.  A patch that does
 # not apply fails loudly.
-prep_files=$(cat "$TOP"/kernel/trace/prep/*.patch 2>/dev/null |
+[ -d "$PREP_DIR" ] || die "no prep series for Linux $KERNEL ($PREP_DIR)"
+prep_files=$(cat "$PREP_DIR"/*.patch 2>/dev/null |
 	sed -n 's#^+++ b/\([^[:space:]]*\).*#\1#p' | sort -u)
 # (trace.c too, for its README lines below, patched or not)
 for f in $prep_files kernel/trace/trace.c; do
@@ -77,7 +80,7 @@ mkdir -p "$tmp/prep"
 	mkdir -p "$(dirname "$tmp/prep/$f")"
 	cp "$vdir/orig/$f" "$tmp/prep/$f"
 done
-for p in "$TOP"/kernel/trace/prep/*.patch; do
+for p in "$PREP_DIR"/*.patch; do
 	[ -f "$p" ] || continue
 	patch -s -p1 -d "$tmp/prep" --no-backup-if-mismatch < "$p" ||
 		die "prep patch ${p##*/} does not apply"
@@ -87,10 +90,14 @@ done
 # our grammar: our lines (kernel/trace/trace.c in the repo, without its
 # comment lines: "#" then a blank, or a lone "#"; its C preprocessor
 # lines are kept) replace the kernel's from its kprobe "place:" line
-# through its type list's last line, on the prep-patched file, before it
-# is installed.  Fails loudly when an anchor is gone or not unique.
+# through its type list's last line (6.12's lists %pd/%pD there too), on
+# the prep-patched file, before it is installed.  Fails loudly when an
+# anchor is gone or not unique.
 readme_first=$'\t"\\t    place: [<module>:]<symbol>[+<offset>]|<memaddr>\\n"'
-readme_last=$'\t"\\t           symstr, <type>\\\\[<array-size>\\\\]\\n"'
+case $KERNEL in
+6.1) readme_last=$'\t"\\t           symstr, <type>\\\\[<array-size>\\\\]\\n"' ;;
+*) readme_last=$'\t"\\t           symstr, %pd/%pD, <type>\\\\[<array-size>\\\\]\\n"' ;;
+esac
 f=kernel/trace/trace.c
 for a in "$readme_first" "$readme_last"; do
 	[ "$(grep -cxF -- "$a" "$tmp/prep/$f")" = 1 ] ||
