@@ -1,11 +1,13 @@
 #!/bin/bash
 # configure.sh VARIANT [FRAGMENT...]: tinyconfig + the kselftest config
 # fragment + the distribution-grade layer (scripts/config.distro; on arm64
-# scripts/config.arm64 instead) (+ extra fragments; the "debug" variants
-# always add config.debug), olddefconfig, then check that every option
-# came out as the last fragment that names it asks.  Skipped when nothing
-# changed.  With ARCH=arm64 VARIANT names the arm64 variant (linux ->
-# arm64, upstream -> upstream-arm64).
+# scripts/config.arm64 instead; with KERNEL=6.12 the 6.12 layer after it,
+# config.distro-6.12 or config.arm64-6.12) (+ extra fragments; the
+# "debug" variants always add config.debug, and with KERNEL=6.12
+# config.debug-6.12 after it), olddefconfig, then check
+# that every option came out as the last fragment that names it asks.
+# Skipped when nothing changed.  With ARCH=arm64 VARIANT names the arm64
+# variant (linux -> arm64, upstream -> upstream-arm64).
 . "$(dirname "$0")/common.sh"
 
 variant=$(arch_variant "${1:-linux}"); shift || true
@@ -14,7 +16,17 @@ if [ "$(variant_arch "$variant")" = arm64 ]; then
 else
 	frags=("$SELFTESTS/config" "$TOP/scripts/config.distro")
 fi
-case $variant in debug | debug-*) frags+=("$TOP/scripts/config.debug") ;; esac
+if [ "$KERNEL" != 6.1 ]; then
+	frags+=("${frags[1]}-$KERNEL")
+	[ -f "${frags[2]}" ] || die "no config layer ${frags[2]##*/} for Linux $KERNEL"
+fi
+case $variant in
+debug | debug-*)
+	frags+=("$TOP/scripts/config.debug")
+	# (and its 6.12 part, after it)
+	[ "$KERNEL" = 6.1 ] || frags+=("$TOP/scripts/config.debug-$KERNEL")
+	;;
+esac
 frags+=("$@")
 obj=$(obj_dir "$variant")
 src=$(src_dir "$variant")
