@@ -4,18 +4,31 @@ SHELL := /bin/bash
 export BUILD_DIR ?= $(CURDIR)/build
 export CMD TESTS
 
+# KERNEL=6.12 (make run|check|...|patch KERNEL=6.12): Linux 6.12 from
+# Debian's linux-source-6.12 instead of 6.1 (the default), in trees of
+# its own (build/linux-6.12, build/upstream-6.12, ...; out-6.12 for make
+# patch), so that both kernels' builds stay warm.  The scripts read
+# KERNEL from the environment (scripts/common.sh).
+ifdef KERNEL
+export KERNEL
+endif
+ifneq ($(filter-out 6.1 6.12,$(KERNEL)),)
+$(error KERNEL=$(KERNEL): only 6.1 and 6.12 are supported)
+endif
+KSUFFIX := $(if $(filter 6.12,$(KERNEL)),-6.12)
+
 # ARCH=arm64 (make run|check|upstream|conformance ARCH=arm64): the arm64
 # variants build/arm64 (ours) and build/upstream-arm64, cross-built with
 # aarch64-linux-gnu-gcc from the same source trees and booted in
 # qemu-system-aarch64 -M virt.  The scripts read ARCH from the
 # environment (make puts command-line variables there).
 ifneq ($(filter arm64 aarch64,$(ARCH)),)
-UPSTREAM_IMAGE := $(BUILD_DIR)/upstream-arm64/obj/arch/arm64/boot/Image
+UPSTREAM_IMAGE := $(BUILD_DIR)/upstream-arm64$(KSUFFIX)/obj/arch/arm64/boot/Image
 ifneq ($(filter debug check-debug bench sparse,$(MAKECMDGOALS)),)
 $(error make $(filter debug check-debug bench sparse,$(MAKECMDGOALS)): x86_64 only, not with ARCH=$(ARCH))
 endif
 else
-UPSTREAM_IMAGE := $(BUILD_DIR)/upstream/obj/arch/x86/boot/bzImage
+UPSTREAM_IMAGE := $(BUILD_DIR)/upstream$(KSUFFIX)/obj/arch/x86/boot/bzImage
 endif
 
 PHONY_TARGETS := all deps prepare config kernel initramfs build run check patch sparse \
@@ -94,9 +107,11 @@ patch: prepare
 sparse: config
 	@scripts/sparse.sh
 
+# The object dirs (and make patch's output) of the kernel KERNEL names.
 clean:
-	rm -rf out $(BUILD_DIR)/linux/obj $(BUILD_DIR)/upstream/obj $(BUILD_DIR)/debug/obj \
-		$(BUILD_DIR)/arm64/obj $(BUILD_DIR)/upstream-arm64/obj
+	rm -rf out$(KSUFFIX) $(BUILD_DIR)/linux$(KSUFFIX)/obj \
+		$(BUILD_DIR)/upstream$(KSUFFIX)/obj $(BUILD_DIR)/debug$(KSUFFIX)/obj \
+		$(BUILD_DIR)/arm64$(KSUFFIX)/obj $(BUILD_DIR)/upstream-arm64$(KSUFFIX)/obj
 
 distclean:
-	rm -rf out $(BUILD_DIR)
+	rm -rf out out-6.12 $(BUILD_DIR)

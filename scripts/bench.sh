@@ -34,14 +34,17 @@ quick=${BENCH_QUICK:-}
 [ "$quick" = 0 ] && quick=
 if [ -n "$quick" ]; then
 	calls=${BENCH_CALLS:-20000} nbulk=${BENCH_BULK:-100} wild=${BENCH_WILD:-acpi_ut_*}
-	outdir=${BENCH_OUT:-$BUILD/bench}
+	outdir=${BENCH_OUT:-$BUILD/bench$KSUFFIX}
 else
 	calls=${BENCH_CALLS:-200000} nbulk=${BENCH_BULK:-1000} wild=${BENCH_WILD:-acpi_*}
 	outdir=${BENCH_OUT:-$TOP}
+	# BENCHMARKS.md holds 6.1's table: another kernel's goes to its
+	# build dir until the file shows both.
+	[ "$KERNEL" = 6.1 ] || outdir=${BENCH_OUT:-$BUILD/bench$KSUFFIX}
 fi
 boots=${BENCH_BOOTS:-1}
 timeout=${BENCH_TIMEOUT:-1800}
-work=$BUILD/bench
+work=$BUILD/bench$KSUFFIX
 variants=(upstream linux)
 mkdir -p "$work" "$outdir"
 
@@ -300,7 +303,7 @@ ymax=$(awk '{ if ($2 > m) m = $2 } END { print (m > 1 ? m : 1) * 1.2 }' "$data")
 gnuplot <<EOF
 set terminal png size 1100,520 font ",10" noenhanced
 set output "$png"
-set title "kprobe_events, ours / upstream 6.1: per-hit overhead, bulk time, memory (lower is better)"
+set title "kprobe_events, ours / upstream $KERNEL: per-hit overhead, bulk time, memory (lower is better)"
 set style fill solid 0.8 border -1
 set boxwidth 0.7
 set xrange [-0.6:$(wc -l < "$data") - 0.4]
@@ -317,7 +320,7 @@ EOF
 
 # BENCHMARKS.md
 kver=$(make -s -C "$(src_dir upstream)" kernelversion)
-srcpkg=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown)
+srcpkg=$(dpkg-query -W -f='${Version}' "$KSRC_PKG" 2>/dev/null || echo unknown)
 rev=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)
 git -C "$TOP" diff --quiet HEAD -- kernel 2>/dev/null || rev="$rev + uncommitted changes"
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)
@@ -346,17 +349,17 @@ done)
 read -r mf_up mf_ours <<< "$memfree"
 md=$outdir/BENCHMARKS.md
 cat > "$md" <<EOF
-# Benchmarks: our kprobe_events against the kernel's own (6.1)
+# Benchmarks: our kprobe_events against the kernel's own ($KERNEL)
 
 Produced by \`$cmd\` (scripts/bench.sh) on $(date -u '+%F %H:%M UTC').
 
-- Kernel: $kver from $TARBALL (Debian linux-source-6.1 $srcpkg); upstream
+- Kernel: $kver from $TARBALL (Debian $KSRC_PKG $srcpkg); upstream
   is the pristine tree, ours the same tree with our kernel/trace/trace_kprobe*
-  and the prep patches of kernel/trace/prep (tree at $rev); both with the
+  and the prep patches of kernel/trace/prep/$KERNEL (tree at $rev); both with the
   same .config (but for our KPROBE_EVENTS_FENTRY) and the same initramfs
   (but for each kernel's own modules).
 - Guest: \`scripts/qemu-run.sh --variant VARIANT --icount --smp 1 --mode cmd
-  --cmd "$(guest_cmd VARIANT)" --file build/bench/bench-funcs\`, that is
+  --cmd "$(guest_cmd VARIANT)" --file build/bench$KSUFFIX/bench-funcs\`, that is
   \`qemu-system-x86_64 -accel tcg -icount shift=0,sleep=off -smp 1 -m 1G\`.
 - Host: $cpu, $(nproc) CPUs; $qemuv.
 - Repeatability: $agree

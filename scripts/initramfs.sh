@@ -76,18 +76,20 @@ $bcc -static -O2 -Wall -I"$SELFTESTS" -o "$root/kpe/kpe_bench" \
 
 # The kernel's own ftracetest (make conformance), from the pristine tree:
 # build/upstream/src when that is extracted, else pulled out of the
-# tarball once into $BUILD/ftracetest.  Its scripts are #!/bin/sh and run
-# under busybox sh as they are.  Lives only in the initramfs, at /ftrace.
+# tarball once into $BUILD/ftracetest (6.12: $BUILD/ftracetest-own-6.12).
+# Its scripts are #!/bin/sh and run under busybox sh as they are.  Lives
+# only in the initramfs, at /ftrace.
 ft=tools/testing/selftests/ftrace
 ftsrc=$(src_dir upstream)/$ft
+ftown=$BUILD/ftracetest${KSUFFIX:+-own$KSUFFIX}
 if [ ! -f "$(variant_dir upstream)/.extracted" ] || [ ! -x "$ftsrc/ftracetest" ]; then
-	ftsrc=$BUILD/ftracetest/$ft
+	ftsrc=$ftown/$ft
 	if [ ! -x "$ftsrc/ftracetest" ]; then
-		[ -f "$TARBALL" ] || die "$TARBALL missing (apt-get install linux-source-6.1)"
+		[ -f "$TARBALL" ] || die "$TARBALL missing (apt-get install $KSRC_PKG)"
 		log "extracting $ft from $TARBALL"
-		rm -rf "$BUILD/ftracetest"
-		mkdir -p "$BUILD/ftracetest"
-		tar -xJf "$TARBALL" -C "$BUILD/ftracetest" --strip-components=1 \
+		rm -rf "$ftown"
+		mkdir -p "$ftown"
+		tar -xJf "$TARBALL" -C "$ftown" --strip-components=1 \
 			--wildcards "*/$ft/*"
 		[ -x "$ftsrc/ftracetest" ] || die "no $ft/ftracetest in $TARBALL"
 	fi
