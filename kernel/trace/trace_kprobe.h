@@ -16,6 +16,8 @@
  *   trace_kprobe_fentry.c fentry places: hooks on ftrace sites, rethook
  *                         pools for returns, patterns
  *                         (CONFIG_KPROBE_EVENTS_FENTRY)
+ *   trace_kprobe_compat.h what differs between Linux 6.1 and 6.12, the
+ *                         only file that asks which one it is built on
  *
  * Nothing here is for use outside these files.
  */
