@@ -14,6 +14,10 @@
  *   TKP_DEFINE_BPF_GET_KPROBE_INFO()  bpf_get_kprobe_info() as the
  *                         kernel declares it, around one implementation
  *   bpf_find_btf_id()     declared here on 6.1 (prep patch 0007)
+ *
+ * checkpatch's warnings here are this file's job: LINUX_VERSION_CODE
+ * (in one place, TKP_API_6_12), and the two macros that define
+ * bpf_get_kprobe_info() (a function's body, so a return).
  */
 #ifndef _TRACE_KPROBE_COMPAT_H
 #define _TRACE_KPROBE_COMPAT_H
