@@ -9,8 +9,8 @@ reset || fail "initial reset failed"
 
 # 60 strings taken at the entry make each instance about 8 KiB.  The pool
 # starts with 64 and grows fourfold when three quarters are out: were
-# the exits counted as out for good, 600 of them would grow it to 1024
-# instances, 8 MiB.
+# the exits counted as out for good, 400 of them (after the first 100)
+# would grow it to 1024 instances, 8 MiB.
 args=
 i=0
 while [ $i -lt 60 ]; do
@@ -45,15 +45,15 @@ enable_ev exe
 exits 100	# the pool's first growth, if any, and the caches warm
 sleep 1
 s0=$(slab)
-exits 600
+exits 400
 sleep 1		# rethook recycles an exited task's instances after a grace period
 s1=$(slab)
 disable_ev ex
 disable_ev exe
 n=$(profile_hits exe)
-log "do_exit hits: $n; $s0 $UNIT before 600 exits, $s1 after"
-[ "$n" -ge 600 ] || fail "only $n hits of do_exit: the test tests nothing"
+log "do_exit hits: $n; $s0 $UNIT before 400 exits, $s1 after"
+[ "$n" -ge 400 ] || fail "only $n hits of do_exit: the test tests nothing"
 [ $((s1 - s0)) -lt $LIMIT ] ||
-	fail "$((s1 - s0)) more $UNIT over 600 exits: the pool grows for instances that came back"
+	fail "$((s1 - s0)) more $UNIT over 400 exits: the pool grows for instances that came back"
 reset || fail "cleanup failed"
 pass
