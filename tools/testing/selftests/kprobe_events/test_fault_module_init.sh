@@ -28,24 +28,32 @@ expect_ok "p:kprobes/fi kpe_kmod:kpe_kmod_init"
 enable_ev fi
 expect_ok "p:kprobes/fo vfs_read"
 
-# Where is the update made as the module goes live, in the load's slab
-# allocations?  Right after the module's init returns (nothing between
+# Where is the update made as the module goes live, among the fault
+# points (should_fail()) the loading task passes from the write of its
+# fail-nth on?  Right after the module's init returns (nothing between
 # allocates: our module notifier runs first), its first allocation is
 # the one to fail.  The probes that count stay for the loads below,
 # which then allocate the same.
-expect_ok "p:kprobes/ff should_failslab"
+expect_ok "p:kprobes/ff should_fail"
+expect_ok "p:kprobes/fw proc_fail_nth_write"
 expect_ok "r:kprobes/fy kpe_kmod:kpe_kmod_init"
-quiet_write 'comm == "modprobe"' "$(ev_dir ff)/filter" || fail "cannot filter ff"
-enable_ev ff
-enable_ev fy
+for e in ff fw fy; do
+	enable_ev $e
+done
 echo > "$T/trace"
-modprobe kpe_kmod || fail "modprobe kpe_kmod failed"
+sh -c "echo 100000 > /proc/thread-self/fail-nth; exec modprobe kpe_kmod" ||
+	fail "modprobe kpe_kmod failed"
 rmmod kpe_kmod || fail "rmmod failed"
-N=$(grep -E ' (ff|fy): ' "$T/trace" | awk '
+# Records read "COMM-PID [CPU] ...": those of the task that wrote.
+N=$(grep -E ' (ff|fw|fy): ' "$T/trace" | awk '
+	/ fw: / && !pid { pid = $1; sub(/.*-/, "", pid); next }
+	!pid { next }
+	{ p = $1; sub(/.*-/, "", p) }
+	p != pid { next }
 	/ fy: / { print n + 1; exit }
-	{ n++ }')
-[ -n "$N" ] || { dump "$T/trace"; fail "no return of kpe_kmod_init"; }
-log "the live update's first allocation: the load's ${N}th"
+	/ ff: / { n++ }')
+[ -n "$N" ] || { dump "$T/trace"; fail "no return of kpe_kmod_init after the fail-nth write"; }
+log "the live update's first allocation: the ${N}th fault point after the write"
 
 # warned: the kernel's warnings that an update failed
 warned() {
@@ -73,8 +81,9 @@ while [ $k -le $((N + 3)) ]; do
 	k=$((k + 1))
 done
 log "loads whose live update failed: $hit"
-disable_ev ff
-disable_ev fy
+for e in ff fw fy; do
+	disable_ev $e
+done
 [ $hit -gt 0 ] || fail "no load's live update failed: the test tests nothing"
 disable_ev fi
 reset || fail "cleanup failed"
