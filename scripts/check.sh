@@ -257,7 +257,7 @@ if [ -n "$hang" ]; then
 	if [ "$hrc" -ne 0 ] &&
 	   grep -qE 'BUG: soft lockup|self-detected stall' "$hlog"; then
 		passed=$((passed + 1))
-		echo "hang: a CPU stuck 40 s failed the run with the detectors' report ($(grep -oE 'BUG: soft lockup|self-detected stall' "$hlog" | sort -u | tr '\n' ',' | sed 's/,$//; s/,/, /g'))"
+		echo "hang: a CPU stuck 40 s failed the run with the detectors' report ($(grep -m1 -oE 'BUG: soft lockup|self-detected stall' "$hlog"))"
 	else
 		failed=$((failed + 1))
 		echo "hang: a CPU stuck 40 s did not fail the run with a detector's report (rc $hrc, $hlog)"

@@ -557,18 +557,15 @@ static nokprobe_inline unsigned int tkp_from_entry(const struct tkp_event *ev,
 {
 	const u8 *d = __this_cpu_read(tkp_entry_data);
 	unsigned int hdr = ev->hdr_size, n = a->size * (a->count ?: 1);
-	unsigned int len, room;
+	unsigned int len;
 
 	if (a->kind == TKP_K_STRING) {
 		len = d ? *(const u16 *)(d + a->entry_off) : 0;
-		room = TKP_MAX_RECORD - hdr - dyn;
+		len = min(len, TKP_MAX_RECORD - hdr - dyn);
 		if (len) {
-			/* Cut at the record's end, it still ends with a NUL. */
-			if (len > room)
-				len = room;
 			memcpy(buf + dyn, d + a->entry_off + sizeof(u16), len);
-			if (len)
-				buf[dyn + len - 1] = '\0';
+			/* Cut at the record's end, it still ends with a NUL. */
+			buf[dyn + len - 1] = '\0';
 		}
 		*(u32 *)field = len << 16 | (hdr + dyn);
 		return len;
