@@ -398,46 +398,91 @@ struct tkp_site {
  * TKP_POOL_DEFAULT) and, when three quarters are out (tasks sleeping in
  * the function, say), grows fourfold from a workqueue, up to
  * TKP_POOL_MAX.  Only a return that finds the pool empty is missed.
+ *
+ * A rethook's instances are made with it and never added to (6.12 keeps
+ * them in an objpool of a size fixed at its allocation), so a pool grows
+ * by a generation: a new rethook, with all its instances, becomes the
+ * one instances are taken from, and the one before is retired.  Nothing
+ * takes from a retired generation again; its instances out come back to
+ * it as their calls return, and it is freed once they all have (see
+ * tkp_pool_work()), or with the pool.
  */
 #define TKP_POOL_DEFAULT	64
 #define TKP_NOTE_SIZE		(KSYM_NAME_LEN + 2 * MAX_EVENT_NAME_LEN + 64)
 #define TKP_POOL_MAX		16384
+/* Retired generations past which none is renewed (tkp_pool_work()). */
+#define TKP_POOL_GENS		8
 
 /*
  * A return instance: the function it hooked the return of.  @out: it
- * is counted in the pool's busy; set when hooked, cleared by the return
- * handler, and still set on an instance rethook recycled unreturned.
+ * is counted in its generation's busy; set when hooked, cleared by the
+ * return handler, and still set on an instance rethook recycled
+ * unreturned (its task exited in the function: rethook_flush_task()).
+ * @next: in a retired generation, the instances the pool's work has
+ * taken back (@func is no longer needed then).
  */
 struct tkp_rnode {
 	struct rethook_node		node;
-	unsigned long			func;
+	union {
+		unsigned long		func;
+		struct tkp_rnode	*next;
+	};
 	bool				out;
 	u64				entry_ns;	/* for $duration */
 	u8				data[];		/* args taken at entry */
 };
 
 /*
- * Return instances of a fentry return probe: a rethook whose pool grows
- * (from a workqueue, never from the hit path) when most of it is in use.
+ * A generation of a pool's return instances: a rethook, the data its
+ * handlers are passed.  The hit path, once it has it, and the handlers
+ * find here all they need but on rare paths (copies of the pool's and
+ * its probe's @tp, @ev, @stat, @ctx, @duration), so that a hit keeps
+ * one pointer and a return reads one struct.
  */
-struct tkp_pool {
+struct tkp_gen {
 	struct rethook			*rh;
+	atomic_t			busy;		/* instances out */
+	unsigned int			grow_at;	/* busy count asking more */
+	bool				missed;		/* found empty */
+	bool				ctx;		/* time or args at entry */
+	bool				duration;	/* time the entries */
 	struct tkp_probe		*tp;
-	/* tp's, for a return handler that needs nothing else of tp */
 	struct tkp_event		*ev;
 	struct tkp_stat __percpu	*stat;
-	atomic_t			busy;		/* instances out */
+	struct tkp_pool			*pool;
+	/* The pool's work's: */
+	unsigned int			size;		/* instances made */
+	unsigned int			home;		/* retired: taken back */
+	struct tkp_rnode		*held;		/* ... those */
+	struct list_head		link;		/* in pool->retired */
+	struct rcu_head			rcu;
+};
+
+/*
+ * Return instances of a fentry return probe: generations of them, of
+ * which the hit path takes from @cur.  The pool grows (from a workqueue,
+ * never from the hit path) when most of @cur is in use.
+ */
+struct tkp_pool {
+	struct tkp_gen __rcu		*cur;
+	struct tkp_probe		*tp;
+	struct tkp_event		*ev;		/* tp's, for the notes */
 	atomic_t			lost;		/* misses not yet told */
 	unsigned long			lost_func;	/* of the last miss */
 	atomic_t			no_instance;	/* returns missed: empty */
 	atomic_t			idle;		/* ... in the idle loop */
-	unsigned int			size;		/* instances made */
-	unsigned int			grow_at;	/* busy count asking more */
 	unsigned int			node_size;
 	bool				duration;	/* time the entries */
 	bool				ctx;		/* time or args at entry */
+	/* The work's: */
+	bool				inflated;	/* see tkp_pool_work() */
+	unsigned int			nr_retired;
+	unsigned int			reap_shift;	/* its next look: 1 s << */
+	struct list_head		retired;	/* tkp_gen.link */
+	rethook_handler_t		handler;
 	struct irq_work			irq;
-	struct work_struct		grow;		/* and tell: tkp_pool_grow() */
+	/* Grows, tells, frees retired generations: tkp_pool_work(). */
+	struct delayed_work		work;
 	struct rcu_head			rcu;
 	char				note[TKP_NOTE_SIZE];	/* the work's */
 };
@@ -618,14 +663,6 @@ static nokprobe_inline struct tkp_site *tkp_site_find(unsigned long ip)
 		if (site->ip == ip)
 			return site;
 	return NULL;
-}
-
-/* How many instances out make the pool grow. */
-static nokprobe_inline unsigned int tkp_pool_threshold(struct tkp_pool *pool)
-{
-	unsigned int size = READ_ONCE(pool->size);
-
-	return size < TKP_POOL_MAX ? size / 4 * 3 : UINT_MAX;
 }
 
 /*

@@ -9,6 +9,7 @@
  *   unaligned access      <linux/unaligned.h> (6.12), <asm/unaligned.h>
  *   tkp_fregs_pt_regs()   the pt_regs in a struct ftrace_regs
  *   TKP_RETHOOK_ARGS()    a rethook handler's parameter list
+ *   tkp_rethook_alloc()   a rethook with its instances, or NULL
  *   tkp_kallsyms_walk(),  symbol walks with 6.12's callback (no module)
  *   tkp_module_kallsyms_walk()
  *   TKP_DEFINE_BPF_GET_KPROBE_INFO()  bpf_get_kprobe_info() as the
@@ -70,6 +71,51 @@
 #define TKP_RETHOOK_ARGS(node, data, regs)				\
 	struct rethook_node *node, void *data, struct pt_regs *regs
 #endif
+
+#ifdef CONFIG_KPROBE_EVENTS_FENTRY
+/**
+ * tkp_rethook_alloc - a rethook and all its instances
+ * @data: what its handler is passed
+ * @handler: its handler
+ * @size: the size of an instance (a struct rethook_node and more)
+ * @num: how many instances
+ *
+ * 6.12's rethook keeps its instances in an objpool sized here, for good;
+ * 6.1's takes them one by one, which we do here and nowhere else, so
+ * that both are used alike: one allocation, never added to.  Instances
+ * start zeroed on both.
+ *
+ * Return: the rethook, or NULL (6.12's rethook_alloc() returns an
+ * ERR_PTR(), 6.1's NULL).
+ */
+static inline struct rethook *tkp_rethook_alloc(void *data,
+						rethook_handler_t handler,
+						unsigned int size,
+						unsigned int num)
+{
+#if TKP_API_6_12
+	struct rethook *rh = rethook_alloc(data, handler, size, num);
+
+	return IS_ERR(rh) ? NULL : rh;
+#else
+	struct rethook_node *node;
+	struct rethook *rh;
+
+	rh = rethook_alloc(data, handler);
+	if (!rh)
+		return NULL;
+	while (num--) {
+		node = kzalloc(size, GFP_KERNEL);
+		if (!node) {
+			rethook_free(rh);	/* and the instances added */
+			return NULL;
+		}
+		rethook_add_node(rh, node);
+	}
+	return rh;
+#endif
+}
+#endif /* CONFIG_KPROBE_EVENTS_FENTRY */
 
 /*
  * Walks over the symbols with 6.12's callback, which no longer gets the

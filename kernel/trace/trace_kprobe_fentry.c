@@ -13,8 +13,8 @@
  * know these places, asks about them through a notifier: they show in
  * debugfs kprobes/list and follow kprobes/enabled, leaving our ops'
  * filters while it is 0.  The hit side is in trace_kprobe_hit.c;
- * everything here runs under event_mutex, but for the pool's growth (a
- * workqueue, asked for through an irq_work).
+ * everything here runs under event_mutex, but for the pools' work (a
+ * workqueue, asked for through an irq_work: tkp_pool_work()).
  */
 #define pr_fmt(fmt)	"trace_kprobe: " fmt
 
@@ -449,74 +449,227 @@ static void tkp_pool_tell(struct tkp_pool *pool, int n)
 	rcu_read_unlock_sched();
 }
 
-/*
- * The pool's work: grow it if it is low or missed returns, and tell of
- * those.  The misses are taken first: one that comes later queues the
- * work again.
- */
-static void tkp_pool_grow(struct work_struct *work)
+/* The current generation, for the pool's work, allocation and freeing. */
+static struct tkp_gen *tkp_pool_cur(struct tkp_pool *pool)
 {
-	struct tkp_pool *pool = container_of(work, struct tkp_pool, grow);
-	unsigned int i, n = min(pool->size * 3, TKP_POOL_MAX - pool->size);
-	int lost = atomic_xchg(&pool->lost, 0);
+	/* Only they change it, and they never run at once. */
+	return rcu_dereference_protected(pool->cur, true);
+}
+
+/* How many instances out of a generation of @size ask for a bigger one. */
+static unsigned int tkp_gen_grow_at(unsigned int size)
+{
+	return size < TKP_POOL_MAX ? size / 4 * 3 : UINT_MAX;
+}
+
+/* A generation of @size instances for @pool, or NULL. */
+static struct tkp_gen *tkp_gen_alloc(struct tkp_pool *pool, unsigned int size)
+{
+	struct tkp_gen *gen;
+
+	gen = kzalloc(sizeof(*gen), GFP_KERNEL);
+	if (!gen)
+		return NULL;
+	gen->rh = tkp_rethook_alloc(gen, pool->handler, pool->node_size, size);
+	if (!gen->rh) {
+		kfree(gen);
+		return NULL;
+	}
+	gen->size = size;
+	gen->grow_at = tkp_gen_grow_at(size);
+	gen->tp = pool->tp;
+	gen->ev = pool->tp->ev;
+	gen->stat = pool->tp->stat;
+	gen->ctx = pool->ctx;
+	gen->duration = pool->duration;
+	gen->pool = pool;
+	INIT_LIST_HEAD(&gen->link);
+	return gen;
+}
+
+/*
+ * Free @gen, from which no instance is taken any more.  Those the pool's
+ * work took back go back to its rethook first, to be freed with the
+ * others; those still out are freed by rethook as they come back, their
+ * handler no longer called.  A handler running may still read @gen: it
+ * goes a grace period later.
+ */
+static void tkp_gen_free(struct tkp_gen *gen)
+{
 	struct tkp_rnode *rn;
 
-	if (lost <= 0 && atomic_read(&pool->busy) < tkp_pool_threshold(pool))
-		n = 0;
-	for (i = 0; i < n; i++) {
-		rn = kzalloc(pool->node_size, GFP_KERNEL);
-		if (!rn)
-			break;
-		rethook_add_node(pool->rh, &rn->node);
+	while ((rn = gen->held)) {
+		gen->held = rn->next;
+		preempt_disable();	/* as rethook_recycle() wants */
+		rethook_recycle(&rn->node);
+		preempt_enable();
 	}
-	WRITE_ONCE(pool->size, pool->size + i);
-	WRITE_ONCE(pool->grow_at, tkp_pool_threshold(pool));
+	rethook_free(gen->rh);
+	kfree_rcu(gen, rcu);
+}
+
+/*
+ * Take back the instances that have come home to retired generation
+ * @gen.  Only this takes from it, once a grace period has passed since
+ * it was replaced (tkp_pool_turn()), so what is taken has come home for
+ * good.  An instance taken with @out still set came back without its
+ * handler, recycled by rethook_flush_task() as its task exited in the
+ * function: those are counted in @flushed.
+ *
+ * Return: whether every instance of @gen is home.
+ */
+static bool tkp_gen_reap(struct tkp_gen *gen, unsigned int *flushed)
+{
+	struct rethook_node *node;
+	struct tkp_rnode *rn;
+
+	while (gen->home < gen->size) {
+		preempt_disable();	/* as rethook_try_get() wants */
+		node = rethook_try_get(gen->rh);
+		preempt_enable();
+		if (!node)
+			break;
+		rn = container_of(node, struct tkp_rnode, node);
+		if (rn->out) {
+			rn->out = false;
+			atomic_dec(&gen->busy);
+			(*flushed)++;
+		}
+		rn->next = gen->held;
+		gen->held = rn;
+		gen->home++;
+		cond_resched();
+	}
+	return gen->home == gen->size;
+}
+
+/*
+ * Make a new generation of @size instances the one the hit path takes
+ * from, and retire the one before; return once no hit can take from
+ * that one any more (they run with preemption off: a grace period).
+ */
+static bool tkp_pool_turn(struct tkp_pool *pool, unsigned int size)
+{
+	struct tkp_gen *old = tkp_pool_cur(pool), *gen;
+
+	gen = tkp_gen_alloc(pool, size);
+	if (!gen)
+		return false;
+	rcu_assign_pointer(pool->cur, gen);
+	list_add(&old->link, &pool->retired);
+	pool->nr_retired++;
+	pool->reap_shift = 0;
+	synchronize_rcu();
+	return true;
+}
+
+/*
+ * The pool's work: grow the pool if it is low, free the retired
+ * generations whose instances are all home, tell of missed returns.
+ *
+ * Growing is asked for by the hit path, when three quarters of the
+ * current generation are out or when it was found empty (a miss): a
+ * generation four times the size takes over (tkp_pool_turn()).
+ *
+ * The busy count a generation asks by counts an instance recycled
+ * unreturned (by rethook_flush_task(): a task exiting in the function)
+ * as out, until the instance is taken again: its @out flag tells the hit
+ * path not to count it twice.  6.1's rethook takes its instances last
+ * recycled first, the same few over and over, so exits barely move the
+ * count; 6.12's objpool takes each CPU's in turn, all of them before one
+ * is taken again, so exits alone would bring the count to the threshold
+ * and grow the pool, again and again, up to TKP_POOL_MAX.  Retiring a
+ * generation shows which it was: it is drained (tkp_gen_reap()), and
+ * instances home with @out still set were such exits.  When those made
+ * the count (fewer than the threshold really out), the pool is
+ * @inflated: its next call for more, if not a miss, gets a generation
+ * of the same size instead, which counts from zero again and is measured
+ * in turn.  At most TKP_POOL_GENS retired generations are kept for that;
+ * past them, the current generation stops asking (a miss still grows).
+ *
+ * A retired generation is freed once all its instances are home, the
+ * flushed ones too: no return announces those, so while retired
+ * generations are left the work looks again, after 1 s, then 2, 4, up
+ * to 64 s.  With the pool go those still waiting for a return.
+ */
+static void tkp_pool_work(struct work_struct *work)
+{
+	struct tkp_pool *pool = container_of(to_delayed_work(work),
+					     struct tkp_pool, work);
+	struct tkp_gen *cur = tkp_pool_cur(pool), *gen, *tmp;
+	/* A miss of a retired generation's (a hit racing a turn) is not. */
+	bool missed = READ_ONCE(cur->missed);
+	unsigned int size = cur->size, flushed;
+	bool turned = false, home;
+	int lost;
+
+	if (atomic_read(&cur->busy) >= READ_ONCE(cur->grow_at) ||
+	    (missed && size < TKP_POOL_MAX)) {
+		if (missed || !pool->inflated)
+			turned = tkp_pool_turn(pool,
+					       min(size * 4, TKP_POOL_MAX));
+		else if (pool->nr_retired < TKP_POOL_GENS)
+			turned = tkp_pool_turn(pool, size);
+		else
+			WRITE_ONCE(cur->grow_at, UINT_MAX);
+	}
+	list_for_each_entry_safe(gen, tmp, &pool->retired, link) {
+		flushed = 0;
+		home = tkp_gen_reap(gen, &flushed);
+		/* What the generation just retired was asking for. */
+		if (turned && gen == cur)
+			pool->inflated = flushed &&
+					 gen->size - gen->home < gen->grow_at;
+		if (home) {
+			list_del(&gen->link);
+			pool->nr_retired--;
+			tkp_gen_free(gen);
+		}
+	}
+	if (!list_empty(&pool->retired)) {
+		queue_delayed_work(system_wq, &pool->work,
+				   HZ << pool->reap_shift);
+		if (pool->reap_shift < 6)
+			pool->reap_shift++;
+	}
+	lost = atomic_xchg(&pool->lost, 0);
 	if (lost > 0)
 		tkp_pool_tell(pool, lost);
 }
 
 static void tkp_pool_irq(struct irq_work *irq)
 {
-	schedule_work(&container_of(irq, struct tkp_pool, irq)->grow);
+	struct tkp_pool *pool = container_of(irq, struct tkp_pool, irq);
+
+	mod_delayed_work(system_wq, &pool->work, 0);
 }
 
 static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
 {
 	struct tkp_pool *pool;
+	struct tkp_gen *gen;
 	bool plain;
-	struct tkp_rnode *rn;
-	unsigned int i;
 
 	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
 	if (!pool)
 		return NULL;
 	plain = !tp->duration && !tp->entry_size && !tp->ev->has_body &&
 		!tp->ev->dyn;
-	pool->rh = rethook_alloc(pool, plain ? tkp_fentry_ret_plain :
-					       tkp_fentry_ret);
-	if (!pool->rh) {
+	pool->handler = plain ? tkp_fentry_ret_plain : tkp_fentry_ret;
+	pool->tp = tp;
+	pool->ev = tp->ev;
+	pool->duration = tp->duration;
+	pool->ctx = tp->duration || tp->entry_size;
+	pool->node_size = sizeof(struct tkp_rnode) + tp->entry_size;
+	INIT_LIST_HEAD(&pool->retired);
+	init_irq_work(&pool->irq, tkp_pool_irq);
+	INIT_DELAYED_WORK(&pool->work, tkp_pool_work);
+	gen = tkp_gen_alloc(pool, nr);
+	if (!gen) {
 		kfree(pool);
 		return NULL;
 	}
-	pool->tp = tp;
-	pool->ev = tp->ev;
-	pool->stat = tp->stat;
-	pool->duration = tp->duration;
-	pool->ctx = tp->duration || tp->entry_size;
-	pool->node_size = sizeof(*rn) + tp->entry_size;
-	init_irq_work(&pool->irq, tkp_pool_irq);
-	INIT_WORK(&pool->grow, tkp_pool_grow);
-	for (i = 0; i < nr; i++) {
-		rn = kzalloc(pool->node_size, GFP_KERNEL);
-		if (!rn) {
-			rethook_free(pool->rh);
-			kfree(pool);
-			return NULL;
-		}
-		rethook_add_node(pool->rh, &rn->node);
-	}
-	pool->size = nr;
-	pool->grow_at = tkp_pool_threshold(pool);
+	RCU_INIT_POINTER(pool->cur, gen);
 	return pool;
 }
 
@@ -525,19 +678,24 @@ static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
  * @pool: the pool, or NULL
  *
  * No entry hook may run any more (disarmed, and a grace period since).
- * Instances still out come back to a rethook without a handler and are
- * freed; a return handler still running is done after a grace period.
+ * Instances still out, of any generation, come back to a rethook without
+ * a handler and are freed; a return handler still running is done after
+ * a grace period.
  */
 void tkp_pool_free(struct tkp_pool *pool)
 {
+	struct tkp_gen *gen, *tmp;
+
 	if (!pool)
 		return;
 	/* Its misses stay the place's (event_mutex held). */
 	pool->tp->no_instance += atomic_read(&pool->no_instance);
 	pool->tp->idle += atomic_read(&pool->idle);
 	irq_work_sync(&pool->irq);
-	cancel_work_sync(&pool->grow);
-	rethook_free(pool->rh);
+	cancel_delayed_work_sync(&pool->work);
+	tkp_gen_free(tkp_pool_cur(pool));
+	list_for_each_entry_safe(gen, tmp, &pool->retired, link)
+		tkp_gen_free(gen);
 	kfree_rcu(pool, rcu);
 }
 

@@ -1377,24 +1377,28 @@ NOKPROBE_SYMBOL(tkp_return_hit);
 
 #ifdef CONFIG_KPROBE_EVENTS_FENTRY
 /*
- * The entry half of hook @hk's return probe: take an instance and hook
- * the return.  An empty pool is a miss; a pool three quarters in use asks
- * for more.  Either is handed to the pool's work (tkp_pool_grow()),
- * which grows the pool and tells of the misses in the trace: nothing
- * here calls what a probe could be on (kallsyms, through %ps), so
- * neither nests in another pool's.  What comes after the calls in here
- * is read again through @pool and @hk rather than kept.
+ * The entry half of hook @hk's return probe: take an instance of the
+ * pool's current generation and hook the return.  An empty pool is a
+ * miss; a generation three quarters in use asks for more.  Either is
+ * handed to the pool's work (tkp_pool_work()), which grows the pool and
+ * tells of the misses in the trace: nothing here calls what a probe could
+ * be on (kallsyms, through %ps), so neither nests in another pool's.
+ * What comes after the calls in here is read again through @gen and @hk
+ * rather than kept.
  */
 static nokprobe_inline void tkp_pool_hook(struct tkp_hook *hk,
 					  struct pt_regs *regs)
 {
-	struct tkp_pool *pool = hk->tp->pool;
+	struct tkp_gen *gen = rcu_dereference_sched(hk->tp->pool->cur);
 	struct rethook_node *node;
+	struct tkp_pool *pool;
 	struct tkp_rnode *rn;
 
 	/* RCU watches: tkp_fentry_common() hooks no return in idle. */
-	node = __rethook_try_get(pool->rh);
+	node = __rethook_try_get(gen->rh);
 	if (unlikely(!node)) {
+		pool = gen->pool;
+		WRITE_ONCE(gen->missed, true);
 		atomic_inc(&pool->no_instance);
 		WRITE_ONCE(pool->lost_func, READ_ONCE(hk->ip));
 		atomic_inc(&pool->lost);
@@ -1403,10 +1407,10 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_hook *hk,
 	}
 	rn = container_of(node, struct tkp_rnode, node);
 	rn->func = READ_ONCE(hk->ip);
-	if (unlikely(pool->ctx)) {
-		if (pool->tp->entry_size)
-			tkp_entry_capture(pool->tp, regs, rn->data);
-		if (pool->duration)
+	if (unlikely(gen->ctx)) {
+		if (gen->tp->entry_size)
+			tkp_entry_capture(gen->tp, regs, rn->data);
+		if (gen->duration)
 			rn->entry_ns = trace_clock_local();
 	}
 	__rethook_hook(node, regs, true);
@@ -1418,8 +1422,8 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_hook *hk,
 	if (unlikely(rn->out))
 		return;
 	rn->out = true;
-	if (unlikely(atomic_fetch_inc(&pool->busy) >= READ_ONCE(pool->grow_at)))
-		irq_work_queue(&pool->irq);
+	if (unlikely(atomic_fetch_inc(&gen->busy) >= READ_ONCE(gen->grow_at)))
+		irq_work_queue(&gen->pool->irq);
 }
 
 /* The hooks of @site, for tkp_fentry_hit_ret(). */
@@ -1633,7 +1637,7 @@ NOKPROBE_SYMBOL(tkp_fentry_hit_ret);
  * $argN): that is made visible to the fetch while it records.  Apart,
  * so that the usual return keeps nothing across its recording.
  */
-static noinline void tkp_fentry_ret_ctx(struct tkp_pool *pool,
+static noinline void tkp_fentry_ret_ctx(struct tkp_probe *tp,
 					struct tkp_rnode *rn,
 					struct pt_regs *regs)
 {
@@ -1642,32 +1646,33 @@ static noinline void tkp_fentry_ret_ctx(struct tkp_pool *pool,
 
 	__this_cpu_write(tkp_entry_ns, rn->entry_ns);
 	__this_cpu_write(tkp_entry_data, rn->data);
-	tkp_emit_locked(pool->tp, regs, rn->func, tkp_ret_ip(regs));
+	tkp_emit_locked(tp, regs, rn->func, tkp_ret_ip(regs));
 	__this_cpu_write(tkp_entry_ns, outer);
 	__this_cpu_write(tkp_entry_data, outer_data);
 }
 NOKPROBE_SYMBOL(tkp_fentry_ret_ctx);
 
+/* The return handler of a pool's generation (@data), as rethook calls it. */
 void tkp_fentry_ret(TKP_RETHOOK_ARGS(node, data, regs))
 {
 	struct tkp_rnode *rn = container_of(node, struct tkp_rnode, node);
-	struct tkp_pool *pool = data;
+	struct tkp_gen *gen = data;
 
 	rn->out = false;
-	atomic_dec(&pool->busy);
-	if (unlikely(pool->ctx))
-		tkp_fentry_ret_ctx(pool, rn, regs);
+	atomic_dec(&gen->busy);
+	if (unlikely(gen->ctx))
+		tkp_fentry_ret_ctx(gen->tp, rn, regs);
 	else
-		tkp_emit_locked(pool->tp, regs, rn->func, tkp_ret_ip(regs));
+		tkp_emit_locked(gen->tp, regs, rn->func, tkp_ret_ip(regs));
 }
 NOKPROBE_SYMBOL(tkp_fentry_ret);
 
 /* tkp_fentry_ret_plain() for all but the usual case. */
-static noinline void tkp_ret_plain_general(struct tkp_pool *pool,
+static noinline void tkp_ret_plain_general(struct tkp_probe *tp,
 					   struct pt_regs *regs,
 					   unsigned long func)
 {
-	__tkp_emit_locked(pool->tp, regs, func, tkp_ret_ip(regs),
+	__tkp_emit_locked(tp, regs, func, tkp_ret_ip(regs),
 			  TKP_HOW_RETURN | TKP_HOW_NO_BODY);
 }
 NOKPROBE_SYMBOL(tkp_ret_plain_general);
@@ -1681,12 +1686,12 @@ void tkp_fentry_ret_plain(TKP_RETHOOK_ARGS(node, data, regs))
 {
 	const int bit = TRACE_FTRACE_START + TRACE_CTX_NORMAL;
 	struct tkp_rnode *rn = container_of(node, struct tkp_rnode, node);
-	struct tkp_pool *pool = data;
-	struct tkp_event *ev = pool->ev;
+	struct tkp_gen *gen = data;
+	struct tkp_event *ev = gen->ev;
 	struct trace_event_file *file;
 
 	rn->out = false;
-	atomic_dec(&pool->busy);
+	atomic_dec(&gen->busy);
 	/*
 	 * The usual case, a return in task context recorded into one trace
 	 * instance, takes the task's recursion bit as a constant: what the
@@ -1697,7 +1702,7 @@ void tkp_fentry_ret_plain(TKP_RETHOOK_ARGS(node, data, regs))
 		     (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)))
 		goto general;
 	if (unlikely(trace_recursion_test(bit))) {
-		raw_cpu_inc(pool->stat->ret_refused);
+		raw_cpu_inc(gen->stat->ret_refused);
 		return;
 	}
 	file = rcu_dereference_sched(ev->fast);
@@ -1705,14 +1710,14 @@ void tkp_fentry_ret_plain(TKP_RETHOOK_ARGS(node, data, regs))
 		goto general;
 	trace_recursion_set(bit);
 	barrier();
-	raw_cpu_inc(pool->stat->hit);
+	raw_cpu_inc(gen->stat->hit);
 	__tkp_record_fast(ev, NULL, file, regs, rn->func, tkp_ret_ip(regs),
 			  NULL, 0, TKP_HOW_RETURN | TKP_HOW_NO_BODY, 0);
 	barrier();
 	trace_recursion_clear(bit);
 	return;
 general:
-	tkp_ret_plain_general(pool, regs, rn->func);
+	tkp_ret_plain_general(gen->tp, regs, rn->func);
 }
 NOKPROBE_SYMBOL(tkp_fentry_ret_plain);
 
