@@ -784,8 +784,8 @@ static inline void tkp_btf_release(struct tkp_spec *spec)
 /* trace_kprobe_hit.c */
 #ifdef CONFIG_KPROBE_EVENTS_FENTRY
 extern struct tkp_fops tkp_fops[TKP_NR_OPS];
-void tkp_fentry_ret(TKP_RETHOOK_ARGS(node, data, regs));
-void tkp_fentry_ret_plain(TKP_RETHOOK_ARGS(node, data, regs));
+/* The return handlers of a pool's generations: the usual one, and plain. */
+extern const rethook_handler_t tkp_ret_handler, tkp_ret_plain_handler;
 #endif
 int tkp_hit_init(void);
 int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs);

@@ -655,7 +655,7 @@ static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
 		return NULL;
 	plain = !tp->duration && !tp->entry_size && !tp->ev->has_body &&
 		!tp->ev->dyn;
-	pool->handler = plain ? tkp_fentry_ret_plain : tkp_fentry_ret;
+	pool->handler = plain ? tkp_ret_plain_handler : tkp_ret_handler;
 	pool->tp = tp;
 	pool->ev = tp->ev;
 	pool->duration = tp->duration;

@@ -1653,7 +1653,7 @@ static noinline void tkp_fentry_ret_ctx(struct tkp_probe *tp,
 NOKPROBE_SYMBOL(tkp_fentry_ret_ctx);
 
 /* The return handler of a pool's generation (@data), as rethook calls it. */
-void tkp_fentry_ret(TKP_RETHOOK_ARGS(node, data, regs))
+static void tkp_fentry_ret(TKP_RETHOOK_ARGS(node, data, regs))
 {
 	struct tkp_rnode *rn = container_of(node, struct tkp_rnode, node);
 	struct tkp_gen *gen = data;
@@ -1682,7 +1682,7 @@ NOKPROBE_SYMBOL(tkp_ret_plain_general);
  * entry took nothing: its own handler, with nothing to fetch, keeps less
  * across the reservation.
  */
-void tkp_fentry_ret_plain(TKP_RETHOOK_ARGS(node, data, regs))
+static void tkp_fentry_ret_plain(TKP_RETHOOK_ARGS(node, data, regs))
 {
 	const int bit = TRACE_FTRACE_START + TRACE_CTX_NORMAL;
 	struct tkp_rnode *rn = container_of(node, struct tkp_rnode, node);
@@ -1720,6 +1720,9 @@ general:
 	tkp_ret_plain_general(gen->tp, regs, rn->func);
 }
 NOKPROBE_SYMBOL(tkp_fentry_ret_plain);
+
+const rethook_handler_t tkp_ret_handler = tkp_fentry_ret;
+const rethook_handler_t tkp_ret_plain_handler = tkp_fentry_ret_plain;
 
 struct tkp_fops tkp_fops[TKP_NR_OPS] = {
 #if TKP_HAVE_ARGS_OPS
