@@ -34,6 +34,12 @@
  *       task that never blocks would hold up RCU-tasks grace periods,
  *       which the kprobes optimizer waits for with kprobe_mutex held
  *
+ * The run lasts SECONDS, and goes on (up to four times SECONDS) until every
+ * kind of control operation has been tried at least once: on a slow kernel
+ * one operation can take most of a minute (creating a trace instance makes
+ * files for every event of the kernel, with every allocation tracked by
+ * kmemleak on the debug kernel), holding event_mutex, and the others wait.
+ *
  * Prints the counts of calls, records (hits) per event and control
  * operations, and exits 0 if nothing unexpected happened, 1 otherwise,
  * 2 on a usage or set-up error.  Leaves probes defined: the caller checks
@@ -184,6 +190,20 @@ static void report(int kind, const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	fflush(stdout);
+}
+
+/* The kinds of control operation not tried yet, 0 when all were. */
+static int untried(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < NR_OPS; i++) {
+		if ((i == OP_LOAD || i == OP_UNLOAD) && !module_path)
+			continue;
+		if (!ops[i].ok && !ops[i].expected && !ops[i].unexpected)
+			n++;
+	}
+	return n;
 }
 
 static double now(void)
@@ -765,10 +785,14 @@ int main(int argc, char **argv)
 	pthread_t pipe_tid;
 	pthread_create(&pipe_tid, NULL, piper, NULL);
 
-	while (time(NULL) - t0 < secs) {
+	while (time(NULL) - t0 < secs ||
+	       (untried() && time(NULL) - t0 < 4 * secs)) {
 		sleep(1);
 		if ((time(NULL) - t0) % 10 == 0)
 			progress(t0);
+		if (time(NULL) - t0 == secs && untried())
+			printf("kpe_stress: %d kinds of control operation not tried yet: going on\n",
+			       untried());
 	}
 	stop = 1;
 	printf("kpe_stress: stopping\n");

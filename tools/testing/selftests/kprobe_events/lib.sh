@@ -142,12 +142,18 @@ disable_ev() {
 # reset: disable all kprobe events, clear probes, trace and error_log.
 # Returns non-zero if kprobe_events could not be emptied.
 reset() {
-	for f in "$T"/events/kprobes/*/enable; do
-		[ -f "$f" ] && quiet_write 0 "$f"
-	done
-	# events in other groups (p:GRP/EVENT)
+	# Every event of kprobe_events, in any group, and in trace instances
+	# too; a failed test may have left triggers (hist and others) on them,
+	# which keep them busy.
 	for ev in $(sed -n 's/^[pr][^:]*:\([^ ]*\).*/\1/p' "$T/kprobe_events" 2>/dev/null); do
-		[ -f "$T/events/$ev/enable" ] && quiet_write 0 "$T/events/$ev/enable"
+		for d in "$T/events/$ev" "$T"/instances/*/events/"$ev"; do
+			[ -f "$d/trigger" ] || continue
+			sed -n 's/^\([^#][^ ]*\).*/\1/p' "$d/trigger" 2>/dev/null |
+			while read -r tr; do
+				quiet_write "!$tr" "$d/trigger"
+			done
+			quiet_write 0 "$d/enable"
+		done
 	done
 	quiet_write 1 "$T/tracing_on"
 	quiet_write "" "$T/kprobe_events"
