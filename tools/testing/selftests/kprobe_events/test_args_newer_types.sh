@@ -4,8 +4,12 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-# char: tracefs_create_dir(const char *name, ...) for a new event "test"
-cdef="tracefs_create_dir c=+0($KPE_ARG1_REG):char c4=+0($KPE_ARG1_REG):char[4]"
+# char: the directory of a new event "test" is made by a function whose
+# first argument is its name: tracefs_create_dir() up to Linux 6.5,
+# eventfs_create_dir() since (tracefs' eventfs).
+dirfn=tracefs_create_dir
+grep -q " eventfs_create_dir$" /proc/kallsyms && dirfn=eventfs_create_dir
+cdef="$dirfn c=+0($KPE_ARG1_REG):char c4=+0($KPE_ARG1_REG):char[4]"
 expect_ok "p:ch $cdef"
 listing_has "p:kprobes/ch $cdef" || fail "listing lacks 'p:kprobes/ch $cdef'"
 fmt_has ch "field:char c;"
@@ -15,7 +19,7 @@ fmt_has ch "c=0x%x c4={0x%x,0x%x,0x%x,0x%x}"
 enable_ev ch
 expect_ok "p:test vfs_read"
 disable_ev ch
-grep -qF " ch: (tracefs_create_dir+0x0/" "$T/trace" || rfail ch "no ch record"
+grep -qF " ch: ($dirfn+0x0/" "$T/trace" || rfail ch "no ch record"
 grep -qF "c='t' c4={'t','e','s','t'}" "$T/trace" ||
 	rfail ch "no record of \"test\" as c='t' c4={'t','e','s','t'}"
 reset || fail "reset failed"

@@ -47,8 +47,15 @@ refused_at 'p:bx vfs_read file ^hoge' "No argument 'hoge' in $sig"
 refused_at 'p:bx vfs_read x=^hoge->f_mode' "No argument 'hoge' in $sig"
 refused_at 'r:bx vfs_read ^hoge' "No argument 'hoge' in $sig"
 refused_at 'p:bx kfree ^$arg2' 'kfree has 1 argument: kfree(object)'
+# The members of struct file, in the kernel's order (its BTF's), which
+# the message lists, are each kernel's own.
+case $(uname -r) in
+6.1.*)	members="f_llist, f_rcuhead, f_iocb_flags, f_path, f_inode, f_op, f_lock, f_count, f_flags, f_mode, f_pos_lock, f_pos, f_owner, f_cred, f_ra, f_version, f_security, private_data, f_ep, f_mapping, f_wb_err, f_sb_err" ;;
+6.12.*)	members="f_count, f_lock, f_mode, f_op, f_mapping, private_data, f_inode, f_flags, f_iocb_flags, f_cred, f_path, f_pos_lock, f_pipe, f_pos, f_security, f_owner, f_wb_err, f_sb_err, f_ep, f_task_work, f_llist, f_ra, f_freeptr" ;;
+*)	fail "struct file's members unknown for Linux $(uname -r)" ;;
+esac
 refused_at 'p:bx vfs_read file->^f_pathx' \
-	"No member 'f_pathx' in struct file: f_llist, f_rcuhead, f_iocb_flags, f_path, f_inode, f_op, f_lock, f_count, f_flags, f_mode, f_pos_lock, f_pos, f_owner, f_cred, f_ra, f_version, f_security, private_data, f_ep, f_mapping, f_wb_err, f_sb_err"
+	"No member 'f_pathx' in struct file: $members"
 refused_at 'p:bx vfs_read file->f_path.^dentryx' "No member 'dentryx' in struct path: mnt, dentry"
 refused_at 'p:bx vfs_read file->^f_path' "'f_path' is struct path: name a member (mnt, dentry) or give a type"
 refused_at 'p:bx vfs_read file^.f_path' "'file' is struct file *, not a struct or union: '.' needs one (through a pointer: '->')"
