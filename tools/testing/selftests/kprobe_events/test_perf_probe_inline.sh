@@ -53,16 +53,22 @@ name=${event#*/}
 
 # What each place must record: the file being written to, which the
 # callers of the places below get as an argument.  write() goes through
-# vfs_write(), busybox cat's sendfile() through do_splice_direct().
+# vfs_write(), busybox cat's sendfile() through do_splice_direct(),
+# busybox fallocate through vfs_fallocate() (on 6.12 the splice's place
+# is the one refused above: fallocate's fetches differently from write's).
 expect_ok 'p:kpe_ref/w vfs_write file='"$KPE_ARG1_REG"':x64'
 expect_ok 'p:kpe_ref/s do_splice_direct file='"$KPE_ARG3_REG"':x64'
+expect_ok 'p:kpe_ref/f vfs_fallocate file='"$KPE_ARG1_REG"':x64'
 # References first on, last off: every record of the event has its own.
 enable_ev kpe_ref/w
 enable_ev kpe_ref/s
+enable_ev kpe_ref/f
 enable_ev "$event"
 echo x > "$WFILE"
 cat /proc/version > "$WFILE"
+fallocate -l 8192 "$WFILE" 2>/dev/null
 disable_ev "$event"
+disable_ev kpe_ref/f
 disable_ev kpe_ref/s
 disable_ev kpe_ref/w
 rm -f "$WFILE"
@@ -72,7 +78,8 @@ values() {
 	grep -E " $1: \($2\+0x[0-9a-f]+/0x[0-9a-f]+\) file=0x[0-9a-f]+\$" "$T/trace" |
 		sed 's/.* file=//' | sort -u
 }
-refs=$( (values w 'vfs_write'; values s 'do_splice_direct') | sort -u)
+refs=$( (values w 'vfs_write'; values s 'do_splice_direct'
+	 values f 'vfs_fallocate') | sort -u)
 log "files the references saw: $(echo $refs)"
 [ -n "$refs" ] || fail "the reference probes recorded nothing"
 
