@@ -478,6 +478,7 @@ struct tkp_pool {
 	bool				inflated;	/* see tkp_pool_work() */
 	unsigned int			nr_retired;
 	unsigned int			reap_shift;	/* its next look: 1 s << */
+	unsigned long			retry_at;	/* jiffies: after a failed turn */
 	struct list_head		retired;	/* tkp_gen.link */
 	rethook_handler_t		handler;
 	struct irq_work			irq;

@@ -547,6 +547,9 @@ static bool tkp_gen_reap(struct tkp_gen *gen, unsigned int *flushed)
  * Make a new generation of @size instances the one the hit path takes
  * from, and retire the one before; return once no hit can take from
  * that one any more (they run with preemption off: a grace period).
+ *
+ * Return: false if the new generation could not be allocated (nothing
+ * changed), else true.
  */
 static bool tkp_pool_turn(struct tkp_pool *pool, unsigned int size)
 {
@@ -585,39 +588,35 @@ static bool tkp_pool_turn(struct tkp_pool *pool, unsigned int size)
  * @inflated: its next call for more, if not a miss, gets a generation
  * of the same size instead, which counts from zero again and is measured
  * in turn.  At most TKP_POOL_GENS retired generations are kept for that;
- * past them, the current generation stops asking (a miss still grows).
+ * past them, the current generation stops asking (a miss still grows)
+ * until one of them is freed.
+ *
+ * A turn that cannot allocate its generation tries half the size, then
+ * stops asking for a second (tkp_pool_retry()): each hit above the
+ * threshold, and each miss, would otherwise call for the same large
+ * allocation again at once, under the memory pressure that failed it.
  *
  * A retired generation is freed once all its instances are home, the
  * flushed ones too: no return announces those, so while retired
  * generations are left the work looks again, after 1 s, then 2, 4, up
  * to 64 s.  With the pool go those still waiting for a return.
  */
-static void tkp_pool_work(struct work_struct *work)
-{
-	struct tkp_pool *pool = container_of(to_delayed_work(work),
-					     struct tkp_pool, work);
-	struct tkp_gen *cur = tkp_pool_cur(pool), *gen, *tmp;
-	/* A miss of a retired generation's (a hit racing a turn) is not. */
-	bool missed = READ_ONCE(cur->missed);
-	unsigned int size = cur->size, flushed;
-	bool turned = false, home;
-	int lost;
 
-	if (atomic_read(&cur->busy) >= READ_ONCE(cur->grow_at) ||
-	    (missed && size < TKP_POOL_MAX)) {
-		if (missed || !pool->inflated)
-			turned = tkp_pool_turn(pool,
-					       min(size * 4, TKP_POOL_MAX));
-		else if (pool->nr_retired < TKP_POOL_GENS)
-			turned = tkp_pool_turn(pool, size);
-		else
-			WRITE_ONCE(cur->grow_at, UINT_MAX);
-	}
+/*
+ * Free the retired generations of @pool whose instances are all home.
+ * @just is the generation the work has just retired, or NULL: what it
+ * was asking for decides @inflated (see tkp_pool_work()).
+ */
+static void tkp_pool_reap(struct tkp_pool *pool, struct tkp_gen *just)
+{
+	struct tkp_gen *gen, *tmp;
+	unsigned int flushed;
+	bool home;
+
 	list_for_each_entry_safe(gen, tmp, &pool->retired, link) {
 		flushed = 0;
 		home = tkp_gen_reap(gen, &flushed);
-		/* What the generation just retired was asking for. */
-		if (turned && gen == cur)
+		if (gen == just)
 			pool->inflated = flushed &&
 					 gen->size - gen->home < gen->grow_at;
 		if (home) {
@@ -626,11 +625,60 @@ static void tkp_pool_work(struct work_struct *work)
 			tkp_gen_free(gen);
 		}
 	}
+}
+
+/* Is the pool's current generation to ask for more again? */
+static bool tkp_pool_retry(struct tkp_pool *pool, struct tkp_gen *cur)
+{
+	return READ_ONCE(cur->grow_at) == UINT_MAX &&
+	       cur->size < TKP_POOL_MAX &&
+	       pool->nr_retired < TKP_POOL_GENS &&
+	       !time_before(jiffies, pool->retry_at);
+}
+
+static void tkp_pool_work(struct work_struct *work)
+{
+	struct tkp_pool *pool = container_of(to_delayed_work(work),
+					     struct tkp_pool, work);
+	struct tkp_gen *cur = tkp_pool_cur(pool);
+	/* A miss of a retired generation's (a hit racing a turn) is not. */
+	bool missed = READ_ONCE(cur->missed);
+	unsigned int size = cur->size, want = 0;
+	bool turned = false, waits;
+	int lost;
+
+	/* Those all home first: they count against TKP_POOL_GENS. */
+	tkp_pool_reap(pool, NULL);
+	if (tkp_pool_retry(pool, cur))
+		WRITE_ONCE(cur->grow_at, tkp_gen_grow_at(size));
+	waits = time_before(jiffies, pool->retry_at);
+	if (!waits && (atomic_read(&cur->busy) >= READ_ONCE(cur->grow_at) ||
+		       (missed && size < TKP_POOL_MAX))) {
+		if (missed || !pool->inflated)
+			want = min(size * 4, TKP_POOL_MAX);
+		else if (pool->nr_retired < TKP_POOL_GENS)
+			want = size;
+		else
+			WRITE_ONCE(cur->grow_at, UINT_MAX);
+	}
+	if (want) {
+		turned = tkp_pool_turn(pool, want) ||
+			 (want > size && tkp_pool_turn(pool, max(want / 2, size)));
+		if (!turned) {
+			pool->retry_at = jiffies + HZ;
+			WRITE_ONCE(cur->grow_at, UINT_MAX);
+			waits = true;
+		}
+	}
+	if (turned)
+		tkp_pool_reap(pool, cur);
 	if (!list_empty(&pool->retired)) {
 		queue_delayed_work(system_wq, &pool->work,
 				   HZ << pool->reap_shift);
 		if (pool->reap_shift < 6)
 			pool->reap_shift++;
+	} else if (waits) {
+		queue_delayed_work(system_wq, &pool->work, HZ);
 	}
 	lost = atomic_xchg(&pool->lost, 0);
 	if (lost > 0)
