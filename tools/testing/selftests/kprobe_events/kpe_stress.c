@@ -34,7 +34,8 @@
  *       task that never blocks would hold up RCU-tasks grace periods,
  *       which the kprobes optimizer waits for with kprobe_mutex held
  *
- * The run lasts SECONDS, and goes on (up to four times SECONDS) until every
+ * The run lasts SECONDS, and goes on (up to four times SECONDS, or SECONDS
+ * and a minute if that is longer) until every
  * kind of control operation has been tried at least once: on a slow kernel
  * one operation can take most of a minute (creating a trace instance makes
  * files for every event of the kernel, with every allocation tracked by
@@ -708,6 +709,7 @@ int main(int argc, char **argv)
 {
 	pthread_t tids[64];
 	int ntids = 0, opt, ncpu, ncallers = 0, i, secs = -1, midoff = -1;
+	int max_secs;
 	unsigned long unexpected = 0, total_ops = 0, hits = 0;
 	time_t t0;
 
@@ -771,6 +773,7 @@ int main(int argc, char **argv)
 	       module_path ? module_path : "none");
 	fflush(stdout);
 
+	max_secs = secs + 60 > 4 * secs ? secs + 60 : 4 * secs;
 	t0 = time(NULL);
 	for (i = 0; i < ncpu; i++)
 		pthread_create(&tids[ntids++], NULL, caller, NULL);
@@ -786,7 +789,7 @@ int main(int argc, char **argv)
 	pthread_create(&pipe_tid, NULL, piper, NULL);
 
 	while (time(NULL) - t0 < secs ||
-	       (untried() && time(NULL) - t0 < 4 * secs)) {
+	       (untried() && time(NULL) - t0 < max_secs)) {
 		sleep(1);
 		if ((time(NULL) - t0) % 10 == 0)
 			progress(t0);

@@ -3,7 +3,8 @@
 # description: probes fire on every CPU while others add, remove, clear, enable, filter, trigger, read and reload a module
 #
 # KPE_STRESS_SECS seconds (default 20; make check-debug: 60; longer, up to
-# four times that, until every kind of control operation was tried) of kpe_stress:
+# four times that or a minute more, until every kind of control operation
+# was tried) of kpe_stress:
 # callers on every CPU against entry, return, mid-function and module
 # probes (string, deref, $comm, $stack arguments), while other threads
 # add/remove/clear the probes, enable/disable them, set filters and hist
