@@ -435,8 +435,8 @@ struct tkp_rnode {
 /*
  * A generation of a pool's return instances: a rethook, the data its
  * handlers are passed.  The hit path, once it has it, and the handlers
- * find here all they need but on rare paths (copies of the pool's and
- * its probe's @tp, @ev, @stat, @ctx, @duration), so that a hit keeps
+ * find here all they need but on rare paths (its probe's @tp, and from
+ * it @ev, @stat, @ctx, @duration), so that a hit keeps
  * one pointer and a return reads one struct.
  */
 struct tkp_gen {
@@ -472,8 +472,6 @@ struct tkp_pool {
 	atomic_t			no_instance;	/* returns missed: empty */
 	atomic_t			idle;		/* ... in the idle loop */
 	unsigned int			node_size;
-	bool				duration;	/* time the entries */
-	bool				ctx;		/* time or args at entry */
 	/* The work's: */
 	bool				inflated;	/* see tkp_pool_work() */
 	unsigned int			nr_retired;

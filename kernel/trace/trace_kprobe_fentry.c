@@ -480,8 +480,8 @@ static struct tkp_gen *tkp_gen_alloc(struct tkp_pool *pool, unsigned int size)
 	gen->tp = pool->tp;
 	gen->ev = pool->tp->ev;
 	gen->stat = pool->tp->stat;
-	gen->ctx = pool->ctx;
-	gen->duration = pool->duration;
+	gen->ctx = pool->tp->duration || pool->tp->entry_size;
+	gen->duration = pool->tp->duration;
 	gen->pool = pool;
 	INIT_LIST_HEAD(&gen->link);
 	return gen;
@@ -567,6 +567,40 @@ static bool tkp_pool_turn(struct tkp_pool *pool, unsigned int size)
 }
 
 /*
+ * Free the retired generations of @pool whose instances are all home.
+ * @just is the generation the work has just retired, or NULL: what it
+ * was asking for decides @inflated (see tkp_pool_work()).
+ */
+static void tkp_pool_reap(struct tkp_pool *pool, struct tkp_gen *just)
+{
+	struct tkp_gen *gen, *tmp;
+	unsigned int flushed;
+	bool home;
+
+	list_for_each_entry_safe(gen, tmp, &pool->retired, link) {
+		flushed = 0;
+		home = tkp_gen_reap(gen, &flushed);
+		if (gen == just)
+			pool->inflated = flushed &&
+					 gen->size - gen->home < gen->grow_at;
+		if (home) {
+			list_del(&gen->link);
+			pool->nr_retired--;
+			tkp_gen_free(gen);
+		}
+	}
+}
+
+/* Is the pool's current generation to ask for more again? */
+static bool tkp_pool_retry(struct tkp_pool *pool, struct tkp_gen *cur)
+{
+	return READ_ONCE(cur->grow_at) == UINT_MAX &&
+	       cur->size < TKP_POOL_MAX &&
+	       pool->nr_retired < TKP_POOL_GENS &&
+	       !time_before(jiffies, pool->retry_at);
+}
+
+/*
  * The pool's work: grow the pool if it is low, free the retired
  * generations whose instances are all home, tell of missed returns.
  *
@@ -601,41 +635,6 @@ static bool tkp_pool_turn(struct tkp_pool *pool, unsigned int size)
  * generations are left the work looks again, after 1 s, then 2, 4, up
  * to 64 s.  With the pool go those still waiting for a return.
  */
-
-/*
- * Free the retired generations of @pool whose instances are all home.
- * @just is the generation the work has just retired, or NULL: what it
- * was asking for decides @inflated (see tkp_pool_work()).
- */
-static void tkp_pool_reap(struct tkp_pool *pool, struct tkp_gen *just)
-{
-	struct tkp_gen *gen, *tmp;
-	unsigned int flushed;
-	bool home;
-
-	list_for_each_entry_safe(gen, tmp, &pool->retired, link) {
-		flushed = 0;
-		home = tkp_gen_reap(gen, &flushed);
-		if (gen == just)
-			pool->inflated = flushed &&
-					 gen->size - gen->home < gen->grow_at;
-		if (home) {
-			list_del(&gen->link);
-			pool->nr_retired--;
-			tkp_gen_free(gen);
-		}
-	}
-}
-
-/* Is the pool's current generation to ask for more again? */
-static bool tkp_pool_retry(struct tkp_pool *pool, struct tkp_gen *cur)
-{
-	return READ_ONCE(cur->grow_at) == UINT_MAX &&
-	       cur->size < TKP_POOL_MAX &&
-	       pool->nr_retired < TKP_POOL_GENS &&
-	       !time_before(jiffies, pool->retry_at);
-}
-
 static void tkp_pool_work(struct work_struct *work)
 {
 	struct tkp_pool *pool = container_of(to_delayed_work(work),
@@ -706,8 +705,6 @@ static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
 	pool->handler = plain ? tkp_ret_plain_handler : tkp_ret_handler;
 	pool->tp = tp;
 	pool->ev = tp->ev;
-	pool->duration = tp->duration;
-	pool->ctx = tp->duration || tp->entry_size;
 	pool->node_size = sizeof(struct tkp_rnode) + tp->entry_size;
 	INIT_LIST_HEAD(&pool->retired);
 	init_irq_work(&pool->irq, tkp_pool_irq);
