@@ -144,39 +144,15 @@ for l in $logs; do
 	[ -n "$total" ] || { echo "kpe: no test ran in $l" >&2; f=$((f > 0 ? f : 1)); }
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 done
-if [ -n "$conf" ]; then
-	# ftracetest's results: passes count as passed, cases the config
-	# cannot run as skipped, anything else (FAIL, UNRESOLVED, missing)
-	# as failed.
-	n_conf=$(echo $conf | wc -w)
-	clog=$log
-	c_pass=$(grep -E '^kpe-case: [0-9]+ PASS ' "$clog" | grep -vc ' 6\.12/' || true)
-	c_skip=$(grep -E '^kpe-case: [0-9]+ (UNSUPPORTED|UNTESTED|XFAIL) ' "$clog" |
-		grep -vc ' 6\.12/' || true)
-	# A case that fails on the pristine kernel alike (common.sh's
-	# FT612_KNOWN, KERNEL=6.12) counts as skipped, with the reason.
-	c_known=0
-	while read -r _ _ r name; do
-		if why=$(ft612_known "$name"); then
-			c_known=$((c_known + 1))
-			echo "  $name: $r (known: $why)"
-		else
-			echo "  $name: $r"
-		fi
-	done < <(grep -E '^kpe-case: [0-9]+ ' "$clog" | grep -v ' 6\.12/' |
-		grep -vE ' (PASS|UNSUPPORTED|UNTESTED|XFAIL) ' || true)
-	c_fail=$((n_conf - c_pass - c_skip - c_known))
-	echo "ftracetest kprobe conformance: $c_pass passed, $c_fail failed, $c_skip unsupported, $c_known known"
-	passed=$((passed + c_pass))
-	skipped=$((skipped + c_skip + c_known))
-	failed=$((failed + c_fail))
-fi
-if [ -n "$conf612" ]; then
-	# The same for Linux 6.12's, whose cases are named 6.12/...; one
-	# that fails on 6.1's core (common.sh's FT612_KNOWN) counts as
-	# skipped, with the reason.
-	n612=$(echo $conf612 | wc -w)
-	c_pass=0 c_skip=0 c_known=0
+# ft_count TITLE NCASES GREP-OPT: ftracetest's results for one suite, from
+# its kpe-case lines in the logs (GREP-OPT -v: the kernel's own suite;
+# -e: Linux 6.12's, whose cases are named 6.12/...).  Passes count as
+# passed, cases the config cannot run as skipped, a case common.sh's
+# FT612_KNOWN lists (one that fails on the pristine kernel alike, or on
+# 6.1's core) as skipped with its reason, anything else (FAIL,
+# UNRESOLVED, a case that never reported) as failed.
+ft_count() {
+	local title=$1 n=$2 r name why c_pass=0 c_skip=0 c_known=0
 	while read -r _ _ r name; do
 		case $r in
 		PASS) c_pass=$((c_pass + 1)) ;;
@@ -190,13 +166,15 @@ if [ -n "$conf612" ]; then
 			fi
 			;;
 		esac
-	done < <(cat $logs | grep -E '^kpe-case: [0-9]+ [A-Z]+ 6\.12/' || true)
-	c_fail=$((n612 - c_pass - c_skip - c_known))
-	echo "ftracetest 6.12 kprobe suites: $c_pass passed, $c_fail failed, $c_skip unsupported, $c_known known"
+	done < <(cat $logs | grep -E '^kpe-case: [0-9]+ [A-Z]+ ' |
+		grep "$3" ' 6\.12/' || true)
+	echo "$title: $c_pass passed, $((n - c_pass - c_skip - c_known)) failed, $c_skip unsupported, $c_known known"
 	passed=$((passed + c_pass))
 	skipped=$((skipped + c_skip + c_known))
-	failed=$((failed + c_fail))
-fi
+	failed=$((failed + n - c_pass - c_skip - c_known))
+}
+[ -z "$conf" ] || ft_count "ftracetest kprobe conformance" "$(echo $conf | wc -w)" -v
+[ -z "$conf612" ] || ft_count "ftracetest 6.12 kprobe suites" "$(echo $conf612 | wc -w)" -e
 if [ -n "${KPE_KMEMLEAK:-}" ]; then
 	# The guest's kmemleak scan after all tests: one more check.
 	# (each guest scans; every one must have, and found nothing)
