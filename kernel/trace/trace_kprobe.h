@@ -478,7 +478,6 @@ struct tkp_pool {
 	unsigned int			reap_shift;	/* its next look: 1 s << */
 	unsigned long			retry_at;	/* jiffies: after a failed turn */
 	struct list_head		retired;	/* tkp_gen.link */
-	rethook_handler_t		handler;
 	struct irq_work			irq;
 	/* Grows, tells, frees retired generations: tkp_pool_work(). */
 	struct delayed_work		work;
@@ -783,8 +782,8 @@ static inline void tkp_btf_release(struct tkp_spec *spec)
 /* trace_kprobe_hit.c */
 #ifdef CONFIG_KPROBE_EVENTS_FENTRY
 extern struct tkp_fops tkp_fops[TKP_NR_OPS];
-/* The return handlers of a pool's generations: the usual one, and plain. */
-extern const rethook_handler_t tkp_ret_handler, tkp_ret_plain_handler;
+/* The return handler of a pool's generations. */
+extern const rethook_handler_t tkp_ret_handler;
 #endif
 int tkp_hit_init(void);
 int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs);

@@ -470,7 +470,8 @@ static struct tkp_gen *tkp_gen_alloc(struct tkp_pool *pool, unsigned int size)
 	gen = kzalloc(sizeof(*gen), GFP_KERNEL);
 	if (!gen)
 		return NULL;
-	gen->rh = tkp_rethook_alloc(gen, pool->handler, pool->node_size, size);
+	gen->rh = tkp_rethook_alloc(gen, tkp_ret_handler, pool->node_size,
+				    size);
 	if (!gen->rh) {
 		kfree(gen);
 		return NULL;
@@ -695,14 +696,10 @@ static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
 {
 	struct tkp_pool *pool;
 	struct tkp_gen *gen;
-	bool plain;
 
 	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
 	if (!pool)
 		return NULL;
-	plain = !tp->duration && !tp->entry_size && !tp->ev->has_body &&
-		!tp->ev->dyn;
-	pool->handler = plain ? tkp_ret_plain_handler : tkp_ret_handler;
 	pool->tp = tp;
 	pool->ev = tp->ev;
 	pool->node_size = sizeof(struct tkp_rnode) + tp->entry_size;

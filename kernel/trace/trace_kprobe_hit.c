@@ -10,6 +10,14 @@
  * (and often interrupts) disabled: no locks, no allocation, no sleeping,
  * bounded work, under RCU.  Kept in one file so that the compiler sees
  * the whole path and keeps it in line.
+ *
+ * Reading it from the top: reading memory and the fetch of arguments
+ * (tkp_fetch_args(), one case per TKP_OP_*); the record (tkp_record(),
+ * the one way a record is written, through the trace event core) and
+ * what hands a hit to every consumer (tkp_emit()); the recursion gate
+ * (tkp_gate_enter()); then each kind of place's entry points: kprobes
+ * and kretprobes (tkp_entry_hit(), tkp_return_hit()), and fentry places
+ * (the ftrace callbacks, the return pool's hook and rethook handler).
  */
 #define pr_fmt(fmt)	"trace_kprobe: " fmt
 
@@ -18,9 +26,6 @@
 #include <linux/rcupdate.h>
 #include <linux/trace_recursion.h>
 #include <linux/uaccess.h>
-
-#include <asm/tlb.h>
-#include <asm/word-at-a-time.h>
 
 #include "trace_kprobe.h"
 
@@ -36,7 +41,7 @@
  */
 #define TKP_SLOTS	(TRACE_CTX_TRANSITION + 1)
 static void __percpu *tkp_scratch;
-/* Each slot's address, per CPU: a load where the sum would be five. */
+/* Each slot's address, per CPU, set once at init (tkp_hit_init()). */
 static DEFINE_PER_CPU_READ_MOSTLY(u8 *, tkp_scratch_slot[TKP_SLOTS]);
 
 static nokprobe_inline u8 *tkp_scratch_of(unsigned int slot)
@@ -76,12 +81,6 @@ static nokprobe_inline bool tkp_is_user(unsigned long addr, bool user)
 		addr < TASK_SIZE_MAX);
 }
 
-/* May @size bytes at kernel address @addr be read?  The arch says. */
-static nokprobe_inline bool tkp_kaddr_ok(unsigned long addr, size_t size)
-{
-	return copy_from_kernel_nofault_allowed((void *)addr, size);
-}
-
 /*
  * Is the word at @addr an aligned word inside the current task's stack?
  * A read there cannot fault (the stack is mapped all along; its guard
@@ -101,8 +100,8 @@ static nokprobe_inline bool tkp_on_stack(unsigned long addr)
 }
 
 /*
- * copy_from_kernel_nofault() of one word, in line: a dereference in a
- * fetch argument is mostly that.
+ * One word of kernel memory: a dereference in a fetch argument is mostly
+ * that, and mostly on the stack.
  */
 static nokprobe_inline bool tkp_kload_word(unsigned long *dst,
 					   unsigned long addr)
@@ -112,15 +111,7 @@ static nokprobe_inline bool tkp_kload_word(unsigned long *dst,
 		*dst = READ_ONCE_NOCHECK(*(unsigned long *)addr);
 		return true;
 	}
-	if (!tkp_kaddr_ok(addr, sizeof(*dst)))
-		return false;
-	pagefault_disable();
-	__get_kernel_nofault(dst, (void *)addr, unsigned long, fault);
-	pagefault_enable();
-	return true;
-fault:
-	pagefault_enable();
-	return false;
+	return !copy_from_kernel_nofault(dst, (void *)addr, sizeof(*dst));
 }
 
 /*
@@ -156,123 +147,22 @@ static nokprobe_inline bool tkp_load(void *dst, unsigned long addr,
 }
 
 /*
- * strncpy_from_kernel_nofault() a word at a time once @src is aligned:
- * an aligned word never straddles a page, so reading the bytes after the
- * NUL in its word is safe.  @room is positive.  Returns the length with
- * the NUL (@room if cut short, which ends with a NUL too), 0 on a fault.
+ * A string of kernel or user memory at @src into @dst, at most @room
+ * bytes (positive), through the kernel's nofault copies.  Returns the
+ * length with the NUL (@room if cut short, which ends with a NUL too),
+ * 0 on a fault.
  */
 static nokprobe_inline long tkp_kstrncpy(char *dst, unsigned long src,
 					 long room)
 {
-#ifdef CONFIG_DCACHE_WORD_ACCESS
-	const struct word_at_a_time zero = WORD_AT_A_TIME_CONSTANTS;
-	unsigned long w, bits;
-	long n = 0;
-
-	if (!tkp_kaddr_ok(src, room))
-		return 0;
-	pagefault_disable();
-	for (; n < room && ((src + n) & (sizeof(w) - 1)); n++) {
-		__get_kernel_nofault(dst + n, (void *)(src + n), u8, fault);
-		if (!dst[n])
-			goto done;
-	}
-	for (; n + (long)sizeof(w) <= room; n += sizeof(w)) {
-		__get_kernel_nofault(&w, (void *)(src + n), unsigned long,
-				     fault);
-		*(unsigned long *)(dst + n) = w;
-		if (has_zero(w, &bits, &zero)) {
-			bits = create_zero_mask(prep_zero_mask(w, bits, &zero));
-			n += find_zero(bits);
-			goto done;
-		}
-	}
-	for (; n < room; n++) {
-		__get_kernel_nofault(dst + n, (void *)(src + n), u8, fault);
-		if (!dst[n])
-			goto done;
-	}
-	n = room - 1;
-done:
-	pagefault_enable();
-	dst[n] = '\0';
-	return n + 1;
-fault:
-	pagefault_enable();
-	dst[0] = '\0';
-	return 0;
-#else
 	return max(strncpy_from_kernel_nofault(dst, (void *)src, room), 0L);
-#endif
 }
 
-/*
- * strncpy_from_user_nofault() in line, with the contract of
- * tkp_kstrncpy().  A word at a time, aligned or not, where the CPU does
- * not mind; a word that faults may straddle into a page past the string's
- * end, so it is read again a byte at a time.  The string may not run past
- * the end of user space.
- */
 static nokprobe_inline long tkp_ustrncpy(char *dst, unsigned long src,
 					 long room)
 {
-#if defined(CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS) && defined(__LITTLE_ENDIAN)
-	const char __user *u;
-	unsigned long w, bits;
-	long n = 0, lim;
-
-	src = untagged_addr(src);
-	if (src >= TASK_SIZE_MAX)
-		return 0;
-	/* In an NMI the current mm may not be the one loaded. */
-	if (in_nmi() && !nmi_uaccess_okay())
-		return 0;
-	lim = min_t(unsigned long, room, TASK_SIZE_MAX - src);
-	u = (const char __user *)src;
-	/* Before access_ok(), whose debug check wants it in interrupts. */
-	pagefault_disable();
-	if (!user_read_access_begin(u, lim))
-		goto out;
-	for (; n <= lim - (long)sizeof(w); n += sizeof(w)) {
-		unsafe_get_user(w, (const unsigned long __user *)(u + n),
-				bytes);
-		put_unaligned(w, (unsigned long *)(dst + n));
-		/*
-		 * Open-coded has_zero(): no calls while user access is
-		 * open.  The lowest high bit it sets marks the first NUL
-		 * (little-endian).
-		 */
-		bits = (w - REPEAT_BYTE(0x01)) & ~w & REPEAT_BYTE(0x80);
-		if (bits) {
-			n += __ffs(bits) / BITS_PER_BYTE;
-			goto done;
-		}
-	}
-bytes:
-	for (; n < lim; n++) {
-		unsafe_get_user(dst[n], u + n, fault);
-		if (!dst[n])
-			goto done;
-	}
-	/* Cut short at @room; at the end of user space, a fault. */
-	if (lim < room)
-		goto fault;
-	n = room - 1;
-done:
-	user_read_access_end();
-	pagefault_enable();
-	dst[n] = '\0';
-	return n + 1;
-fault:
-	user_read_access_end();
-out:
-	pagefault_enable();
-	dst[0] = '\0';
-	return 0;
-#else
 	return max(strncpy_from_user_nofault(dst, (const void __user *)src,
 					     room), 0L);
-#endif
 }
 
 /*
@@ -334,8 +224,10 @@ static nokprobe_inline bool tkp_walk(const struct tkp_arg *a,
 		last = d + a->ndrf - 1;
 		v += *d;
 		/*
-		 * A first load from the stack (pt_regs, say), in line: the
-		 * loop's calls make the compiler save registers before it.
+		 * A first load from an aligned word of the task's stack (a
+		 * syscall wrapper's pt_regs, say) is read in place, ahead of
+		 * the loop and its nofault copies: bench rows deref2 and
+		 * ustring.
 		 */
 		if (d < last && !(user & 1) && tkp_on_stack(v)) {
 			v = READ_ONCE_NOCHECK(*(unsigned long *)v) + *++d;
@@ -692,42 +584,17 @@ static nokprobe_inline unsigned int tkp_fetch_one_str(const struct tkp_probe *tp
 	return sizeof(u32) + len;
 }
 
-/*
- * How a hit path records, known where it is compiled: a record with
- * strings fetched in line or by a call that spares the fixed-size case;
- * the fixed-size fetch by a call (where the hit costs so much more than
- * a call that fewer registers in use pay better); and whether the event
- * is known to be an entry or a return one.
- */
-#define TKP_HOW_DYN_INLINE	0x1
-#define TKP_HOW_FETCH_CALL	0x2	/* and staged: see __tkp_record_fast() */
-#define TKP_HOW_ENTRY		0x4
-#define TKP_HOW_RETURN		0x8
-#define TKP_HOW_NO_BODY		0x10	/* no argument fields at all */
-#define TKP_HOW_STAGED		0x20	/* fetched: @args is not NULL */
-#define TKP_HOW_BREAK		0x40	/* a kprobe's handler */
-
 /* The probe's own fields, which follow struct trace_entry. */
-static nokprobe_inline void __tkp_fill_hdr(const struct tkp_event *ev,
-					   void *rec, unsigned long a,
-					   unsigned long b, unsigned int how)
+static nokprobe_inline void tkp_fill_hdr(const struct tkp_event *ev,
+					 void *rec, unsigned long a,
+					 unsigned long b)
 {
-	bool is_return = how & TKP_HOW_ENTRY ? false :
-			 how & TKP_HOW_RETURN ? true : ev->is_return;
-
-	if (is_return) {
+	if (ev->is_return) {
 		((struct tkp_return_rec *)rec)->func = a;
 		((struct tkp_return_rec *)rec)->ret_ip = b;
 	} else {
 		((struct tkp_entry_rec *)rec)->ip = a;
 	}
-}
-
-static nokprobe_inline void tkp_fill_hdr(const struct tkp_event *ev,
-					 void *rec, unsigned long a,
-					 unsigned long b)
-{
-	__tkp_fill_hdr(ev, rec, a, b, 0);
 }
 
 #ifdef CONFIG_PERF_EVENTS
@@ -803,27 +670,11 @@ static nokprobe_inline int tkp_perf(struct tkp_probe *tp,
 #endif
 
 /*
- * File flags that need the trace event core's full path: pid filtering,
- * soft-disable, triggers, filters.  Without them, the stacktrace options,
- * tp_printk and ftrace exports, a record goes straight into the ring
- * buffer (comm saving still applies, in the commit).
+ * One record of place @tp's hit into trace instance @file the trace event
+ * core's full way, when it has more to do than a reservation and a
+ * commit (see tkp_record()).
  */
-#define TKP_FILE_SLOW	(EVENT_FILE_FL_PID_FILTER | EVENT_FILE_FL_SOFT_DISABLED | \
-			 EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_TRIGGER_COND | \
-			 EVENT_FILE_FL_FILTERED)
-#define TKP_TR_SLOW	(TRACE_ITER_STACKTRACE | TRACE_ITER_USERSTACKTRACE)
-
-static nokprobe_inline bool tkp_file_slow(struct trace_event_file *file)
-{
-	/* ftrace exports have no public test; this is their one user. */
-	return IS_ENABLED(CONFIG_STM_SOURCE_FTRACE) ||
-	       (READ_ONCE(file->flags) & TKP_FILE_SLOW) ||
-	       (READ_ONCE(file->tr->trace_flags) & TKP_TR_SLOW) ||
-	       READ_ONCE(tracepoint_printk);
-}
-
-/* One record of place @tp into @file the trace event core's way. */
-static noinline void tkp_record_slow(struct tkp_probe *tp,
+static noinline void tkp_record_full(struct tkp_probe *tp,
 				     struct trace_event_file *file,
 				     struct pt_regs *regs,
 				     unsigned long a, unsigned long b,
@@ -831,7 +682,7 @@ static noinline void tkp_record_slow(struct tkp_probe *tp,
 {
 	struct tkp_event *ev = tp->ev;
 	struct trace_event_buffer fbuf;
-	void *rec;
+	u8 *rec;
 
 	if (trace_trigger_soft_disabled(file))
 		return;
@@ -841,207 +692,74 @@ static noinline void tkp_record_slow(struct tkp_probe *tp,
 	fbuf.regs = regs;
 	tkp_fill_hdr(ev, rec, a, b);
 	if (args)
-		memcpy(rec + ev->hdr_size, args, body);
+		tkp_copy(rec + ev->hdr_size, args, body);
 	else if (body)
 		tkp_fetch_args(ev, tp->args, regs, rec + ev->hdr_size);
 	trace_event_buffer_commit(&fbuf);
 }
-NOKPROBE_SYMBOL(tkp_record_slow);
-
-/* What tkp_fill_entry() takes off the preempt count; see there. */
-#define TKP_CTX_LESS	(IS_ENABLED(CONFIG_PREEMPT_COUNT) + \
-			 IS_ENABLED(CONFIG_PREEMPTION))
-
-/* The interrupt context flags of struct trace_entry, for @pc. */
-static nokprobe_inline unsigned int tkp_irq_flags(unsigned int pc)
-{
-	unsigned int flags = 0;
-
-	if (pc & NMI_MASK)
-		flags |= TRACE_FLAG_NMI;
-	if (pc & HARDIRQ_MASK)
-		flags |= TRACE_FLAG_HARDIRQ;
-	if (pc & SOFTIRQ_OFFSET)
-		flags |= TRACE_FLAG_SOFTIRQ;
-	if (pc & (SOFTIRQ_MASK & ~SOFTIRQ_OFFSET))
-		flags |= TRACE_FLAG_BH_OFF;
-	return flags;
-}
+NOKPROBE_SYMBOL(tkp_record_full);
 
 /*
- * Fill struct trace_entry @ent of an event of @type as the trace event
- * core does (tracing_gen_ctx_dec() before a reservation, then
- * tracing_generic_entry_update()), computed in line with one read of the
- * preempt count, each field stored as it is computed.  Called once the
- * ring buffer has reserved the record, which keeps preemption disabled
- * until the commit: that count is taken off first, then the one
- * tracing_gen_ctx_dec() takes off its (capped) depth.  Never below 0,
- * unlike the core's: an int3 kprobe's handler runs with no
- * preempt_disable() of its own (x86), where the core's count borrows
- * into the other fields.  @how: the caller's TKP_HOW_*.
+ * One record of place @tp's hit into trace instance @file.  Its
+ * arguments come from @args (@body bytes, staged), or when @args is NULL
+ * are fetched by the place's program right into the reserved record.
+ * The trace event core says when the record needs no more than a
+ * reservation and a commit (no filter, trigger, pid filter, stack trace,
+ * ...), and makes its trace context word; the core's full way takes the
+ * rest.  Either takes one off the preempt depth for the caller's
+ * preempt_disable(): every caller has one (see tkp_entry_hit()).
  */
-static nokprobe_inline void tkp_fill_entry(struct trace_entry *ent,
-					   unsigned short type,
-					   unsigned int how)
+static nokprobe_inline void tkp_record(struct tkp_probe *tp,
+				       struct trace_event_file *file,
+				       struct pt_regs *regs,
+				       unsigned long a, unsigned long b,
+				       const u8 *args, unsigned int body)
 {
-	unsigned int pc = preempt_count(), flags, depth, mig;
-	const unsigned int top = 0xf - IS_ENABLED(CONFIG_PREEMPTION);
-
-#ifdef CONFIG_TRACE_IRQFLAGS_SUPPORT
-	flags = irqs_disabled() ? TRACE_FLAG_IRQS_OFF : 0;
-#else
-	flags = TRACE_FLAG_IRQS_NOSUPPORT;
-#endif
-	/* PREEMPT_RT counts softirqs elsewhere: the core's way there. */
-	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
-		/* Its flags and migrate-disable count; the depth below. */
-		unsigned int ctx = __tracing_gen_ctx_irq_test(flags);
-
-		flags = ctx >> 16;
-		mig = (ctx >> 4) & 0xf;
-	} else {
-		if (unlikely(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK)))
-			flags |= tkp_irq_flags(pc);
-		/* A shift and a mask where a test and a move would be three. */
-		flags |= (read_thread_flags() >> TIF_NEED_RESCHED & 1) *
-			 TRACE_FLAG_NEED_RESCHED;
-		if (test_preempt_need_resched())
-			flags |= TRACE_FLAG_PREEMPT_RESCHED;
-		mig = min_t(unsigned int, migration_disable_value(), 0xf);
-	}
-	/*
-	 * The ring buffer's count is there (with PREEMPT_COUNT): the depth
-	 * less it, capped at 15, less tracing_gen_ctx_dec()'s, is the
-	 * depth less both, within [0, 15 - tracing_gen_ctx_dec()'s].
-	 */
-	depth = (pc & 0xff) - TKP_CTX_LESS;
-	/*
-	 * Where the hit itself disabled preemption (an ftrace callback, a
-	 * return handler), the depth rarely needs its clamp: a branch costs
-	 * less.  A breakpoint's handler has no count of its own, and its
-	 * depth, often below 0 here, is clamped every time.
-	 */
-	if (how & TKP_HOW_BREAK)
-		depth = clamp_t(int, depth, 0, top);
-	else if (unlikely(depth > top))
-		depth = (int)depth < 0 ? 0 : top;
-	/*
-	 * The fields tracing_generic_entry_update() would fill from the
-	 * packed trace_ctx, filled as they are computed.
-	 */
-	ent->type = type;
-	ent->flags = flags;
-	ent->preempt_count = mig << 4 | depth;
-	ent->pid = current->pid;
-}
-
-/* A fixed-size fetch out of line (TKP_HOW_FETCH_CALL). */
-static noinline void tkp_fetch_fixed(const struct tkp_event *ev,
-				     const struct tkp_arg *prog,
-				     struct pt_regs *regs, u8 *dst)
-{
-	tkp_fetch_args(ev, prog, regs, dst);
-}
-NOKPROBE_SYMBOL(tkp_fetch_fixed);
-
-/*
- * One record of @ev straight into @file's ring buffer: its arguments
- * from @args, or fetched right into it by the place's fetch program
- * @prog when @args is NULL (or from staging buffer @slot, staged before
- * the reservation, with TKP_HOW_FETCH_CALL).  @how: the caller's
- * TKP_HOW_*.
- */
-static nokprobe_inline void __tkp_record_fast(struct tkp_event *ev,
-					      const struct tkp_arg *prog,
-					      struct trace_event_file *file,
-					      struct pt_regs *regs,
-					      unsigned long a, unsigned long b,
-					      const u8 *args, unsigned int body,
-					      unsigned int how, unsigned int slot)
-{
-	struct trace_buffer *buffer = file->tr->array_buffer.buffer;
+	struct tkp_event *ev = tp->ev;
 	struct ring_buffer_event *event;
-	struct trace_entry *ent;
+	struct trace_buffer *buffer;
+	unsigned int ctx;
+	u8 *rec;
 
+	if (unlikely(!trace_event_file_plain(file))) {
+		tkp_record_full(tp, file, regs, a, b, args, body);
+		return;
+	}
+	ctx = __tracing_gen_ctx_dec();
+	buffer = file->tr->array_buffer.buffer;
 	event = ring_buffer_lock_reserve(buffer, ev->hdr_size + body);
 	if (!event)
 		return;
-	ent = __ring_buffer_event_data(event);
-	tkp_fill_entry(ent, ev->call.event.type, how);
-	__tkp_fill_hdr(ev, ent, a, b, how);
-	if ((how & TKP_HOW_STAGED) || args) {
-		tkp_copy((u8 *)ent + ev->hdr_size, args, body);
-	} else if (how & TKP_HOW_FETCH_CALL) {
-		/*
-		 * Staged before the reservation (see __tkp_emit()).  The
-		 * event's sizes, which never change, are read again here
-		 * with READ_ONCE() so that the compiler does not keep them
-		 * across the reservation: fewer registers to save and
-		 * restore on every hit.
-		 */
-		if (READ_ONCE(ev->has_body))
-			tkp_copy((u8 *)ent + READ_ONCE(ev->hdr_size),
-				 tkp_scratch_of(slot),
-				 READ_ONCE(ev->rec_size) - READ_ONCE(ev->hdr_size));
-	} else if (body) {
-		tkp_fetch_args(ev, prog, regs, (u8 *)ent + ev->hdr_size);
-	}
-	__trace_buffer_commit_reserved(buffer, event);
-}
-
-static nokprobe_inline void tkp_record_fast(struct tkp_event *ev,
-					    const struct tkp_arg *prog,
-					    struct trace_event_file *file,
-					    struct pt_regs *regs,
-					    unsigned long a, unsigned long b,
-					    const u8 *args, unsigned int body)
-{
-	__tkp_record_fast(ev, prog, file, regs, a, b, args, body, 0, 0);
+	rec = ring_buffer_event_data(event);
+	tracing_generic_entry_update((struct trace_entry *)rec,
+				     ev->call.event.type, ctx);
+	tkp_fill_hdr(ev, rec, a, b);
+	if (args)
+		tkp_copy(rec + ev->hdr_size, args, body);
+	else if (body)
+		tkp_fetch_args(ev, tp->args, regs, rec + ev->hdr_size);
+	trace_buffer_unlock_commit_nostack(buffer, event);
 }
 
 /*
  * The arguments of a record with strings, whose size is known only once
  * they are fetched, into staging buffer @buf; returns the size of the
- * record's body.  The general case, out of line; the usual event of one
- * string has its own, lighter and in line (it costs the fixed-size case
- * nothing there, measured).
+ * record's body.  The usual event of one string has a lighter fetch of
+ * its own.
  */
 static noinline unsigned int tkp_fetch_dyn(const struct tkp_probe *tp,
 					   struct pt_regs *regs, u8 *buf)
 {
+	if (tp->one_str)
+		return tkp_fetch_one_str(tp, regs, buf);
 	return tkp_fetch_args(tp->ev, tp->args, regs, buf);
 }
 NOKPROBE_SYMBOL(tkp_fetch_dyn);
 
-/* tkp_record_fast() for a record with strings, staged in buffer @slot. */
-static nokprobe_inline void tkp_record_dyn(struct tkp_probe *tp,
-					   struct trace_event_file *file,
-					   struct pt_regs *regs,
-					   unsigned long a, unsigned long b,
-					   unsigned int slot, unsigned int how)
-{
-	u8 *args = tkp_scratch_of(slot);
-
-	__tkp_record_fast(tp->ev, tp->args, file, regs, a, b, args,
-			  tp->one_str ? tkp_fetch_one_str(tp, regs, args) :
-					tkp_fetch_dyn(tp, regs, args),
-			  how | TKP_HOW_STAGED, 0);
-}
-
-/* The same out of line, for kprobes and returns (see __tkp_emit()). */
-static noinline void tkp_record_dyn_call(struct tkp_probe *tp,
-					 struct trace_event_file *file,
-					 struct pt_regs *regs, unsigned long a,
-					 unsigned long b, unsigned int slot)
-{
-	tkp_record_dyn(tp, file, regs, a, b, slot, 0);
-}
-NOKPROBE_SYMBOL(tkp_record_dyn_call);
-
 /*
- * tkp_emit() for all but the common case: several trace instances, perf,
- * strings, filters and triggers.  The arguments are fetched once, into
- * staging buffer @slot, however many consumers there are.
+ * tkp_emit() for all but the common case: several trace instances, perf
+ * or BPF.  The arguments are fetched once, into staging buffer @slot,
+ * however many consumers there are.
  */
 static noinline int tkp_emit_general(struct tkp_probe *tp,
 				     struct pt_regs *regs, unsigned long a,
@@ -1062,13 +780,8 @@ static noinline int tkp_emit_general(struct tkp_probe *tp,
 	}
 	for (i = 0; files && i < files->nr; i++) {
 		file = READ_ONCE(files->file[i]);
-		if (!file)
-			continue;
-		if (unlikely(tkp_file_slow(file)))
-			tkp_record_slow(tp, file, regs, a, b, args, body);
-		else
-			tkp_record_fast(ev, tp->args, file, regs, a, b, args,
-					body);
+		if (file)
+			tkp_record(tp, file, regs, a, b, args, body);
 	}
 	return perf ? tkp_perf(tp, regs, a, b, args, body) : 0;
 }
@@ -1079,237 +792,161 @@ NOKPROBE_SYMBOL(tkp_emit_general);
  * the hit to perf/BPF when attached.  @a and @b are the probe's fields:
  * the probed address, or the function and the return address.  The
  * caller holds ftrace's recursion bit, whose number is @slot.  Returns 1
- * when BPF moved the instruction pointer (see tkp_perf()).  @how: the
- * TKP_HOW_* the caller is compiled with.
+ * when BPF moved the instruction pointer (see tkp_perf()).
  */
-static nokprobe_inline int __tkp_emit(struct tkp_probe *tp,
-				      struct pt_regs *regs, unsigned long a,
-				      unsigned long b, unsigned int slot,
-				      unsigned int how)
-{
-	struct tkp_event *ev = tp->ev;
-	struct trace_event_file *file = rcu_dereference_sched(ev->fast);
-
-	raw_cpu_inc(tp->stat->hit);
-	/*
-	 * The common case: one trace instance, and a fixed-size record,
-	 * whose arguments are fetched right into it, or one with strings.
-	 */
-	if (likely(file && !tkp_file_slow(file))) {
-		if (how & TKP_HOW_NO_BODY) {
-			__tkp_record_fast(ev, NULL, file, regs, a, b, NULL, 0,
-					  how, 0);
-		} else if (!ev->dyn && (how & TKP_HOW_FETCH_CALL)) {
-			if (ev->has_body)
-				tkp_fetch_fixed(ev, tp->args, regs,
-						tkp_scratch_of(slot));
-			__tkp_record_fast(ev, NULL, file, NULL, a, b, NULL,
-					  ev->rec_size - ev->hdr_size, how,
-					  slot);
-		} else if (!ev->dyn) {
-			__tkp_record_fast(ev, tp->args, file, regs, a, b, NULL,
-					  ev->rec_size - ev->hdr_size, how, 0);
-		} else if (how & TKP_HOW_DYN_INLINE) {
-			tkp_record_dyn(tp, file, regs, a, b, slot, how);
-		} else {
-			tkp_record_dyn_call(tp, file, regs, a, b, slot);
-		}
-		return 0;
-	}
-	return tkp_emit_general(tp, regs, a, b, slot);
-}
-
 static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
 				    struct pt_regs *regs, unsigned long a,
 				    unsigned long b, unsigned int slot)
 {
-	return __tkp_emit(tp, regs, a, b, slot,
-			  TKP_HOW_DYN_INLINE | TKP_HOW_ENTRY);
+	struct tkp_event *ev = tp->ev;
+	struct trace_event_file *file = rcu_dereference_sched(ev->fast);
+	u8 *args;
+
+	raw_cpu_inc(tp->stat->hit);
+	/* The common case: one trace instance, no perf, no BPF. */
+	if (unlikely(!file))
+		return tkp_emit_general(tp, regs, a, b, slot);
+	if (!ev->dyn) {
+		/* Fixed size: fetched right into the record. */
+		tkp_record(tp, file, regs, a, b, NULL,
+			   ev->rec_size - ev->hdr_size);
+	} else {
+		args = tkp_scratch_of(slot);
+		tkp_record(tp, file, regs, a, b, args,
+			   tkp_fetch_dyn(tp, regs, args));
+	}
+	return 0;
+}
+/*
+ * Where a hit comes from, which is all the recursion gate needs to know.
+ */
+enum tkp_gate {
+	TKP_GATE_OWN,	/* an ftrace callback of ours, a return handler */
+	TKP_GATE_BREAK,	/* a kprobe's breakpoint (or its optimised jump) */
+	TKP_GATE_HELD,	/* a kprobe on an ftrace site: see below */
+};
+
+static nokprobe_inline enum tkp_gate tkp_kprobe_gate(struct kprobe *kp)
+{
+	return kprobe_ftrace(kp) ? TKP_GATE_HELD : TKP_GATE_BREAK;
 }
 
 /*
- * Take ftrace's recursion bit of this context (task, softirq, hardirq,
- * NMI) for a hit about to be recorded; the caller has preemption off.
- * Held, it means a recording (ours, or another ftrace callback's) is in
- * progress in this context, which this hit was reached from: it is
- * refused, and counted as a miss.  Unlike ftrace_test_recursion_trylock()
- * this grants no second "transition" bit to a nested call (meant for an
- * interrupt that comes before preempt_count() says so): for us a nested
- * call is one our own recording made, a function the ring buffer or a
- * fetch calls.  Nor does it disable preemption, already off in every
- * caller: the records' preempt depth stays that of the probed context.
+ * The hit path's recursion gate: ftrace's recursion bit of this context
+ * (task, softirq, hardirq, NMI), taken for a hit about to be recorded
+ * (preemption is off).  Held, it means a recording (ours, or another
+ * ftrace callback's) is in progress in this context, which this hit was
+ * reached from: the hit is refused, and counted as a miss.  Unlike
+ * ftrace_test_recursion_trylock() it grants no "transition" bit to a
+ * nested call (meant for an interrupt that comes before preempt_count()
+ * says so): for us a nested call is one our own recording made, a
+ * function the ring buffer or a fetch calls.
+ *
+ * TKP_GATE_HELD: the kprobes core's ftrace handler, which runs a kprobe
+ * on a function's ftrace site, holds the bit for this hit already; it is
+ * ours to use but not to release.  That handler grants the transition
+ * bit to a call nested in a recording, which is refused here.
+ *
+ * TKP_GATE_BREAK: x86 enters a kernel breakpoint as an NMI, so a kprobe
+ * that one of our recordings reaches (kprobes may probe the ring buffer's
+ * functions, which ftrace does not trace) runs in a context of its own,
+ * whose bit is free.  Such a hit also tests the bit one level down, that
+ * of the context nmi_enter() came from.  Other arches (arm64's BRK)
+ * handle a breakpoint in the context it interrupted, whose bit the plain
+ * test finds taken.  An optimised kprobe in a real NMI cannot be told
+ * from an int3 and looks below the NMI: it is counted as a miss when the
+ * NMI came in the middle of a recording.
+ *
  * Returns the bit, or -1.
  */
-static nokprobe_inline int tkp_recursion_bit(void)
+static nokprobe_inline int tkp_gate_enter(enum tkp_gate from)
 {
+	unsigned long pc = preempt_count();
 	int bit = TRACE_FTRACE_START + TRACE_CTX_NORMAL;
+	unsigned long below = 0;
 
-	/* Task context, the usual one, costs a test and a constant bit. */
-	if (unlikely(preempt_count() &
-		     (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)))
+	if (from == TKP_GATE_HELD) {
+		if (trace_recursion_test(TRACE_FTRACE_START +
+					 TRACE_CTX_TRANSITION))
+			return -1;
+		return TRACE_FTRACE_START + trace_get_context_bit();
+	}
+	if (from == TKP_GATE_BREAK && TKP_BREAK_IS_NMI &&
+	    unlikely(pc & NMI_MASK)) {
+		/* The masks nest, each above the next: a level is a test. */
+		pc = (pc - (NMI_OFFSET + HARDIRQ_OFFSET)) &
+		     (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET);
+		below = BIT(bit - (pc >= NMI_OFFSET) - (pc >= HARDIRQ_OFFSET) -
+			    (pc >= SOFTIRQ_OFFSET));
+		bit = TRACE_FTRACE_START + TRACE_CTX_NMI;
+	} else if (unlikely(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET))) {
 		bit = TRACE_FTRACE_START + trace_get_context_bit();
-
-	if (unlikely(trace_recursion_test(bit)))
-		return -1;
-	return bit;
-}
-
-static nokprobe_inline int tkp_recursion_lock(void)
-{
-	int bit = tkp_recursion_bit();
-
-	if (unlikely(bit < 0))
+	}
+	if (unlikely(READ_ONCE(current->trace_recursion) & (BIT(bit) | below)))
 		return -1;
 	trace_recursion_set(bit);
 	barrier();
 	return bit;
 }
 
-static nokprobe_inline void tkp_recursion_unlock(int bit)
+static nokprobe_inline void tkp_gate_exit(int bit, enum tkp_gate from)
 {
+	if (from == TKP_GATE_HELD)
+		return;
 	barrier();
 	trace_recursion_clear(bit);
 }
 
 /*
- * The recursion bit for the handler of a kprobe that is not on an ftrace
- * site; -1 when a recording is in progress where the hit comes from.
- * x86 enters a kernel breakpoint as an NMI, so a kprobe that one of our
- * recordings reaches (the ring buffer's functions are not traceable, but
- * kprobes may probe them) runs in a context of its own, one whose
- * recursion bit is free.  Such a hit looks one level down as well, at
- * the preempt count less the NMI and hardirq counts nmi_enter() added,
- * and tests both bits at once.  Other arches (arm64's BRK) handle a
- * breakpoint in the context it interrupted, whose bit the plain test
- * finds taken: there an NMI level is a real NMI's (arm64's pseudo-NMI),
- * and the context below it is not where the hit came from.  An int3
- * inside a real NMI looks down at that NMI's bit, the one the hit is
- * about to take.
- * An optimised kprobe in a real NMI cannot be told from an int3 and
- * looks below the NMI: it is counted as a miss when the NMI came in the
- * middle of a recording.
+ * tkp_emit() behind the gate, for a return handler; a miss is counted
+ * as a return refused.
  */
-static nokprobe_inline int tkp_break_lock(void)
-{
-	const int own = TRACE_FTRACE_START + TRACE_CTX_NMI;
-	unsigned long pc = preempt_count();
-	int below;
-
-	/* An optimised kprobe, or a breakpoint not entered as an NMI. */
-	if (!TKP_BREAK_IS_NMI || likely(!(pc & NMI_MASK)))
-		return tkp_recursion_lock();
-	/* The masks nest, each above the next: a level is a comparison. */
-	pc = (pc - (NMI_OFFSET + HARDIRQ_OFFSET)) &
-	     (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET);
-	below = TRACE_FTRACE_START + TRACE_CTX_NORMAL - (pc >= NMI_OFFSET) -
-		(pc >= HARDIRQ_OFFSET) - (pc >= SOFTIRQ_OFFSET);
-	if (unlikely(READ_ONCE(current->trace_recursion) &
-		     (BIT(below) | BIT(own))))
-		return -1;
-	trace_recursion_set(own);
-	barrier();
-	return own;
-}
-
-/*
- * The recursion bit for the handler of kprobe @kp.  A kprobe on a
- * function's ftrace call site is run from the kprobes core's ftrace
- * handler, which holds the bit already, for this hit: then the bit is
- * ours to use but not to release.  That handler grants ftrace's
- * transition bit to a call nested in a recording: refused here, as
- * tkp_recursion_lock() refuses it.  Returns the bit, or -1 for a miss.
- */
-static nokprobe_inline int tkp_kprobe_lock(struct kprobe *kp)
-{
-	if (!kprobe_ftrace(kp))
-		return tkp_break_lock();
-	if (trace_recursion_test(TRACE_FTRACE_START + TRACE_CTX_TRANSITION))
-		return -1;
-	return TRACE_FTRACE_START + trace_get_context_bit();
-}
-
-/*
- * tkp_emit() for a kprobe or a fentry return, whose callers hold no
- * recursion bit: take it, or count a miss.
- */
-static nokprobe_inline int __tkp_emit_locked(struct tkp_probe *tp,
-					     struct pt_regs *regs,
-					     unsigned long a, unsigned long b,
-					     unsigned int how)
+static nokprobe_inline int tkp_emit_gated(struct tkp_probe *tp,
+					  struct pt_regs *regs,
+					  unsigned long a, unsigned long b)
 {
 	int bit, ret;
 
-	bit = tkp_recursion_lock();
+	bit = tkp_gate_enter(TKP_GATE_OWN);
 	if (unlikely(bit < 0)) {
 		raw_cpu_inc(tp->stat->ret_refused);
 		return 0;
 	}
-	ret = __tkp_emit(tp, regs, a, b, bit - TRACE_FTRACE_START, how);
-	tkp_recursion_unlock(bit);
+	ret = tkp_emit(tp, regs, a, b, bit - TRACE_FTRACE_START);
+	tkp_gate_exit(bit, TKP_GATE_OWN);
 	return ret;
 }
 
-static nokprobe_inline int tkp_emit_locked(struct tkp_probe *tp,
-					   struct pt_regs *regs,
-					   unsigned long a, unsigned long b)
-{
-	return __tkp_emit_locked(tp, regs, a, b, TKP_HOW_RETURN);
-}
-
 /*
- * The recursion bit for a kprobe handler of @tp, as tkp_kprobe_lock()
- * gives it; -1, the miss counted, when the hit is one a recording made.
+ * An entry kprobe's hit.  The trace event core takes one off the preempt
+ * depth for its caller's preempt_disable(), which a breakpoint's handler,
+ * entered as an exception, may not have: it is given one then, so that
+ * the record shows the probed context's depth.
  */
-static nokprobe_inline int tkp_kprobe_enter(struct tkp_probe *tp,
-					    struct kprobe *kp)
-{
-	int bit = tkp_kprobe_lock(kp);
-
-	if (likely(bit >= 0))
-		return bit;
-	raw_cpu_inc(tp->stat->reentered);
-	return -1;
-}
-
-/*
- * An entry kprobe's hit.  @ftrace: the kprobe is on an ftrace site (see
- * tkp_kprobe_lock()), known where this is compiled.
- */
-static nokprobe_inline int __tkp_entry_hit(struct kprobe *kp,
-					   struct pt_regs *regs, bool ftrace)
+int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct tkp_kp *k = container_of(kp, struct tkp_kp, rp.kp);
+	enum tkp_gate from = tkp_kprobe_gate(kp);
+	bool pin = !(preempt_count() & PREEMPT_MASK);
 	struct tkp_probe *tp = k->tp;
 	int bit, ret;
 
-	bit = ftrace ? tkp_kprobe_lock(kp) : tkp_break_lock();
+	bit = tkp_gate_enter(from);
 	if (unlikely(bit < 0)) {
 		raw_cpu_inc(tp->stat->reentered);
 		return 0;
 	}
-	ret = __tkp_emit(tp, regs, k->ip, 0, bit - TRACE_FTRACE_START,
-			 TKP_HOW_ENTRY | TKP_HOW_FETCH_CALL | TKP_HOW_BREAK);
-	if (!ftrace)
-		tkp_recursion_unlock(bit);
+	if (pin)
+		preempt_disable_notrace();
+	ret = tkp_emit(tp, regs, k->ip, 0, bit - TRACE_FTRACE_START);
+	if (pin)
+		preempt_enable_notrace();
+	tkp_gate_exit(bit, from);
 	/*
 	 * Non-zero: BPF redirected execution, to be resumed there, not
 	 * single-stepped; the kprobes core then lets go of the kprobe.
 	 */
 	return ret;
-}
-
-static noinline int tkp_entry_hit_ftrace(struct kprobe *kp,
-					 struct pt_regs *regs)
-{
-	return __tkp_entry_hit(kp, regs, true);
-}
-NOKPROBE_SYMBOL(tkp_entry_hit_ftrace);
-
-int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
-{
-	if (unlikely(kprobe_ftrace(kp)))
-		return tkp_entry_hit_ftrace(kp, regs);
-	return __tkp_entry_hit(kp, regs, false);
 }
 NOKPROBE_SYMBOL(tkp_entry_hit);
 
@@ -1321,19 +958,22 @@ int tkp_return_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 	struct tkp_probe *tp;
+	enum tkp_gate from;
 	int bit;
 
 	*(u64 *)ri->data = trace_clock_local();
 	if (!rp)
 		return 0;
 	tp = container_of(rp, struct tkp_kp, rp)->tp;
-	bit = tkp_kprobe_enter(tp, &rp->kp);
-	if (bit < 0)
+	from = tkp_kprobe_gate(&rp->kp);
+	bit = tkp_gate_enter(from);
+	if (bit < 0) {
+		raw_cpu_inc(tp->stat->reentered);
 		return 1;
+	}
 	if (tp->entry_size)
 		tkp_entry_capture(tp, regs, ri->data + sizeof(u64));
-	if (!kprobe_ftrace(&rp->kp))
-		tkp_recursion_unlock(bit);
+	tkp_gate_exit(bit, from);
 	return 0;
 }
 NOKPROBE_SYMBOL(tkp_return_entry);
@@ -1362,14 +1002,14 @@ int tkp_return_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
 		outer_data = __this_cpu_read(tkp_entry_data);
 		__this_cpu_write(tkp_entry_ns, *(u64 *)ri->data);
 		__this_cpu_write(tkp_entry_data, ri->data + sizeof(u64));
-		tkp_emit_locked(container_of(rp, struct tkp_kp, rp)->tp,
+		tkp_emit_gated(container_of(rp, struct tkp_kp, rp)->tp,
 				regs, (unsigned long)rp->kp.addr,
 				tkp_ret_ip(regs));
 		__this_cpu_write(tkp_entry_ns, outer);
 		__this_cpu_write(tkp_entry_data, outer_data);
 		return 0;
 	}
-	tkp_emit_locked(container_of(rp, struct tkp_kp, rp)->tp, regs,
+	tkp_emit_gated(container_of(rp, struct tkp_kp, rp)->tp, regs,
 			(unsigned long)rp->kp.addr, tkp_ret_ip(regs));
 	return 0;
 }
@@ -1491,7 +1131,7 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 		if (!full && unlikely(tkp_needs_full(tp)))
 			continue;	/* until its site moves to all regs */
 		if (bit == TKP_BIT_UNTRIED)
-			bit = tkp_recursion_lock();
+			bit = tkp_gate_enter(TKP_GATE_OWN);
 		if (unlikely(bit < 0)) {
 			raw_cpu_inc(tp->stat->reentered);
 			continue;
@@ -1508,7 +1148,7 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 	if (full)
 		instruction_pointer_set(regs, saved);
 	if (bit >= 0 && !idle)
-		tkp_recursion_unlock(bit);
+		tkp_gate_exit(bit, TKP_GATE_OWN);
 out:
 	preempt_enable_notrace();
 }
@@ -1531,7 +1171,7 @@ out:
 static noinline void tkp_fentry_idle(unsigned long ip, struct pt_regs *regs,
 				     int ops)
 {
-	int bit = tkp_recursion_lock();
+	int bit = tkp_gate_enter(TKP_GATE_OWN);
 	unsigned long flags;
 	bool lockdep_on;
 
@@ -1548,7 +1188,7 @@ static noinline void tkp_fentry_idle(unsigned long ip, struct pt_regs *regs,
 	if (lockdep_on)
 		lockdep_hardirqs_on(CALLER_ADDR0);
 	raw_local_irq_restore(flags);
-	tkp_recursion_unlock(bit);
+	tkp_gate_exit(bit, TKP_GATE_OWN);
 }
 NOKPROBE_SYMBOL(tkp_fentry_idle);
 
@@ -1591,9 +1231,8 @@ NOKPROBE_SYMBOL(tkp_fentry_hit_args);
 /*
  * The callback of a site with only return probes that take nothing at
  * entry: all it does is hook returns, so it is kept apart from the one
- * above, with its recording paths and the registers they keep.  A probe
- * of another kind, added to the site, waits until the site has moved to
- * the ops that serves it.
+ * above, which records (bench row ret).  A probe of another kind, added
+ * to the site, waits until the site has moved to the ops that serves it.
  */
 static void tkp_fentry_hit_ret(unsigned long ip, unsigned long parent_ip,
 			       struct ftrace_ops *ops,
@@ -1611,12 +1250,9 @@ static void tkp_fentry_hit_ret(unsigned long ip, unsigned long parent_ip,
 	if (unlikely(!site || READ_ONCE(site->served) != TKP_OPS_RET))
 		goto out;
 	/*
-	 * The one hook in line, several by a call: a loop around the code
-	 * in line would keep more of it in registers across its calls.
-	 */
-	/*
-	 * A hook added while this runs may be missed by this hit, as a hit
-	 * racing with the addition may be.
+	 * The usual site, one return probe, in line; several by a call
+	 * (bench row ret).  A hook added while this runs may be missed by
+	 * this hit, as a hit racing with the addition may be.
 	 */
 	if (unlikely(!READ_ONCE(site->single))) {
 		tkp_pool_hook_all(site, tkp_fregs_pt_regs(fregs));
@@ -1646,7 +1282,7 @@ static noinline void tkp_fentry_ret_ctx(struct tkp_probe *tp,
 
 	__this_cpu_write(tkp_entry_ns, rn->entry_ns);
 	__this_cpu_write(tkp_entry_data, rn->data);
-	tkp_emit_locked(tp, regs, rn->func, tkp_ret_ip(regs));
+	tkp_emit_gated(tp, regs, rn->func, tkp_ret_ip(regs));
 	__this_cpu_write(tkp_entry_ns, outer);
 	__this_cpu_write(tkp_entry_data, outer_data);
 }
@@ -1663,66 +1299,11 @@ static void tkp_fentry_ret(TKP_RETHOOK_ARGS(node, data, regs))
 	if (unlikely(gen->ctx))
 		tkp_fentry_ret_ctx(gen->tp, rn, regs);
 	else
-		tkp_emit_locked(gen->tp, regs, rn->func, tkp_ret_ip(regs));
+		tkp_emit_gated(gen->tp, regs, rn->func, tkp_ret_ip(regs));
 }
 NOKPROBE_SYMBOL(tkp_fentry_ret);
 
-/* tkp_fentry_ret_plain() for all but the usual case. */
-static noinline void tkp_ret_plain_general(struct tkp_probe *tp,
-					   struct pt_regs *regs,
-					   unsigned long func)
-{
-	__tkp_emit_locked(tp, regs, func, tkp_ret_ip(regs),
-			  TKP_HOW_RETURN | TKP_HOW_NO_BODY);
-}
-NOKPROBE_SYMBOL(tkp_ret_plain_general);
-
-/*
- * tkp_fentry_ret() for a return event with no argument fields, whose
- * entry took nothing: its own handler, with nothing to fetch, keeps less
- * across the reservation.
- */
-static void tkp_fentry_ret_plain(TKP_RETHOOK_ARGS(node, data, regs))
-{
-	const int bit = TRACE_FTRACE_START + TRACE_CTX_NORMAL;
-	struct tkp_rnode *rn = container_of(node, struct tkp_rnode, node);
-	struct tkp_gen *gen = data;
-	struct tkp_event *ev = gen->ev;
-	struct trace_event_file *file;
-
-	rn->out = false;
-	atomic_dec(&gen->busy);
-	/*
-	 * The usual case, a return in task context recorded into one trace
-	 * instance, takes the task's recursion bit as a constant: what the
-	 * recording calls (the ring buffer waking a reader, for one) may be
-	 * probed too, and is to be refused.
-	 */
-	if (unlikely(preempt_count() &
-		     (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)))
-		goto general;
-	if (unlikely(trace_recursion_test(bit))) {
-		raw_cpu_inc(gen->stat->ret_refused);
-		return;
-	}
-	file = rcu_dereference_sched(ev->fast);
-	if (unlikely(!file || tkp_file_slow(file)))
-		goto general;
-	trace_recursion_set(bit);
-	barrier();
-	raw_cpu_inc(gen->stat->hit);
-	__tkp_record_fast(ev, NULL, file, regs, rn->func, tkp_ret_ip(regs),
-			  NULL, 0, TKP_HOW_RETURN | TKP_HOW_NO_BODY, 0);
-	barrier();
-	trace_recursion_clear(bit);
-	return;
-general:
-	tkp_ret_plain_general(gen->tp, regs, rn->func);
-}
-NOKPROBE_SYMBOL(tkp_fentry_ret_plain);
-
 const rethook_handler_t tkp_ret_handler = tkp_fentry_ret;
-const rethook_handler_t tkp_ret_plain_handler = tkp_fentry_ret_plain;
 
 struct tkp_fops tkp_fops[TKP_NR_OPS] = {
 #if TKP_HAVE_ARGS_OPS
