@@ -19,7 +19,10 @@
 #   BENCH_BOOTS N   boots per kernel (1); with more, figures that differ
 #                   between boots are reported (icount should make them
 #                   identical)
-#   BENCH_OUT DIR   where BENCHMARKS.md/.png go (checkout; quick build/bench)
+#   BENCH_OUT DIR   where BENCHMARKS.md/.png go (checkout; quick build/bench):
+#                   BENCHMARKS.md has one section per kernel, this run's
+#                   replaced, the other's kept; the chart is
+#                   BENCHMARKS.png for 6.1, BENCHMARKS-6.12.png for 6.12
 #   BENCH_TIMEOUT   seconds per boot (1800)
 #   BENCH_REPORT_ONLY=1  no boots: the table and report from the logs of
 #                   the last run (build/bench/VARIANT.BOOT.log)
@@ -38,9 +41,6 @@ if [ -n "$quick" ]; then
 else
 	calls=${BENCH_CALLS:-200000} nbulk=${BENCH_BULK:-1000} wild=${BENCH_WILD:-acpi_*}
 	outdir=${BENCH_OUT:-$TOP}
-	# BENCHMARKS.md holds 6.1's table: another kernel's goes to its
-	# build dir until the file shows both.
-	[ "$KERNEL" = 6.1 ] || outdir=${BENCH_OUT:-$BUILD/bench$KSUFFIX}
 fi
 boots=${BENCH_BOOTS:-1}
 timeout=${BENCH_TIMEOUT:-1800}
@@ -297,7 +297,7 @@ if [ "$failed" -ne 0 ]; then
 fi
 
 # The bar chart of the ratios, the goal of each row as a mark.
-png=$outdir/BENCHMARKS.png
+png=$outdir/BENCHMARKS$KSUFFIX.png
 command -v gnuplot >/dev/null || die "gnuplot missing (scripts/deps.sh gnuplot-nox)"
 ymax=$(awk '{ if ($2 > m) m = $2 } END { print (m > 1 ? m : 1) * 1.2 }' "$data")
 gnuplot <<EOF
@@ -348,8 +348,9 @@ memfree=$(for v in "${variants[@]}"; do
 done)
 read -r mf_up mf_ours <<< "$memfree"
 md=$outdir/BENCHMARKS.md
-cat > "$md" <<EOF
-# Benchmarks: our kprobe_events against the kernel's own ($KERNEL)
+sec=$work/section.md
+cat > "$sec" <<EOF
+## Linux $KERNEL
 
 Produced by \`$cmd\` (scripts/bench.sh) on $(date -u '+%F %H:%M UTC').
 
@@ -369,7 +370,7 @@ instruction, so each figure is an instruction count, the same from boot to
 boot but for a few ppm (BENCH_BOOTS=2 shows how many).  Guest time also
 counts what the kernel waits for (grace periods, timers), which is intended.
 
-## Results
+### Results
 
 Per-hit rows: instructions per \`getppid()\` call above the unprobed loop
 (the \`base\` row), $calls calls; their ratio is of those overheads.  The
@@ -392,7 +393,7 @@ no goal.  ftrace is a reference: the function tracer, the same code in
 both kernels but for prep patch 0002 (the trace context word in line),
 which it uses too.
 
-## Method
+### Method
 
 - One vCPU (\`-smp 1\`): under icount, QEMU 7.2 hangs at "x86: Booting SMP
   configuration" with two.  On one CPU synchronize_rcu() returns at once
@@ -436,4 +437,27 @@ which it uses too.
 - Both kernels derive their lists in the guest the same way; the run
   fails if their checksums differ.
 EOF
-log "wrote $md and $png"
+# One section per kernel in BENCHMARKS.md, between markers: this run's
+# replaces its own and keeps the other's (6.12, the default, first).
+{
+	echo "# Benchmarks: our kprobe_events against the kernel's own"
+	echo
+	echo "One section per kernel of record, each written by \`make bench KERNEL=K\`"
+	echo "(scripts/bench.sh), which replaces its own and keeps the other."
+	for k in 6.12 6.1; do
+		echo
+		echo "<!-- bench:$k -->"
+		if [ "$k" = "$KERNEL" ]; then
+			cat "$sec"
+		elif [ -f "$md" ] && grep -q "^<!-- bench:$k -->\$" "$md"; then
+			sed -n "/^<!-- bench:$k -->\$/,/^<!-- \/bench:$k -->\$/p" "$md" | sed '1d;$d'
+		else
+			echo "## Linux $k"
+			echo
+			echo "Not measured yet: \`make bench KERNEL=$k\`."
+		fi
+		echo "<!-- /bench:$k -->"
+	done
+} > "$md.new"
+mv "$md.new" "$md"
+log "wrote the Linux $KERNEL section of $md, and $png"

@@ -27,6 +27,8 @@
 #include <linux/trace_recursion.h>
 #include <linux/uaccess.h>
 
+#include <asm/tlb.h>
+
 #include "trace_kprobe.h"
 
 /*
@@ -161,8 +163,17 @@ static nokprobe_inline long tkp_kstrncpy(char *dst, unsigned long src,
 static nokprobe_inline long tkp_ustrncpy(char *dst, unsigned long src,
 					 long room)
 {
-	return max(strncpy_from_user_nofault(dst, (const void __user *)src,
-					     room), 0L);
+	long len;
+
+	/*
+	 * In an NMI (an int3 on x86) the mm loaded may not be current's:
+	 * copy_from_user_nofault() asks, strncpy_from_user_nofault() not.
+	 */
+	if (in_nmi() && !nmi_uaccess_okay())
+		return 0;
+	len = strncpy_from_user_nofault(dst, (const void __user *)src, room);
+	/* It counts no NUL for the empty string, whose NUL is there. */
+	return len < 0 ? 0 : len ?: 1;
 }
 
 /*
@@ -918,16 +929,27 @@ static nokprobe_inline int tkp_emit_gated(struct tkp_probe *tp,
 }
 
 /*
- * An entry kprobe's hit.  The trace event core takes one off the preempt
- * depth for its caller's preempt_disable(), which a breakpoint's handler,
- * entered as an exception, may not have: it is given one then, so that
- * the record shows the probed context's depth.
+ * Does a kprobe's handler, hit from @from, run with no preempt_disable()
+ * of its own?  The trace event core takes one off the preempt depth for
+ * its caller's (with CONFIG_PREEMPTION); a breakpoint's handler, entered
+ * as an exception, has none, and is given one, so that the record shows
+ * the probed context's depth.  An optimised kprobe's handler has one;
+ * where a breakpoint is entered as an NMI (x86) it is told apart by
+ * that, but for an optimised kprobe hit inside a real NMI, whose records
+ * then show one more.
  */
+static nokprobe_inline bool tkp_kprobe_pin(enum tkp_gate from)
+{
+	return IS_ENABLED(CONFIG_PREEMPTION) && from == TKP_GATE_BREAK &&
+	       (!TKP_BREAK_IS_NMI || in_nmi());
+}
+
+/* An entry kprobe's hit. */
 int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct tkp_kp *k = container_of(kp, struct tkp_kp, rp.kp);
 	enum tkp_gate from = tkp_kprobe_gate(kp);
-	bool pin = !(preempt_count() & PREEMPT_MASK);
+	bool pin = tkp_kprobe_pin(from);
 	struct tkp_probe *tp = k->tp;
 	int bit, ret;
 
@@ -993,24 +1015,25 @@ int tkp_return_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 	const u8 *outer_data;
+	struct tkp_probe *tp;
+	unsigned long func;
 	u64 outer;
 
 	if (unlikely(!rp))
 		return 0;
+	tp = container_of(rp, struct tkp_kp, rp)->tp;
+	func = (unsigned long)rp->kp.addr;
 	if (rp->entry_handler) {
 		outer = __this_cpu_read(tkp_entry_ns);
 		outer_data = __this_cpu_read(tkp_entry_data);
 		__this_cpu_write(tkp_entry_ns, *(u64 *)ri->data);
 		__this_cpu_write(tkp_entry_data, ri->data + sizeof(u64));
-		tkp_emit_gated(container_of(rp, struct tkp_kp, rp)->tp,
-				regs, (unsigned long)rp->kp.addr,
-				tkp_ret_ip(regs));
+		tkp_emit_gated(tp, regs, func, tkp_ret_ip(regs));
 		__this_cpu_write(tkp_entry_ns, outer);
 		__this_cpu_write(tkp_entry_data, outer_data);
 		return 0;
 	}
-	tkp_emit_gated(container_of(rp, struct tkp_kp, rp)->tp, regs,
-			(unsigned long)rp->kp.addr, tkp_ret_ip(regs));
+	tkp_emit_gated(tp, regs, func, tkp_ret_ip(regs));
 	return 0;
 }
 NOKPROBE_SYMBOL(tkp_return_hit);

@@ -117,12 +117,35 @@ echo 0 > "$T/tracing_on"
 disable_ev cp_gate
 for e in $EVS; do
 	echo "!enable_event:kprobes:$e" > "$(ev_dir cp_gate)/trigger"
+	disable_ev "$e"		# the trigger left it enabled
 done
 for e in $EVS; do
 	n=$(records "$e")
 	log "after cp_gate fired: $e: $n records, enable '$(cat "$(ev_dir "$e")/enable")'"
 	[ "$n" -gt 0 ] || { restore; fail "$e: no record once enable_event fired"; }
 done
+
+# 6. two trace instances, one with a filter: one hit, two ways (the
+# instance's record through the core's full path, the top-level one not).
+I=$T/instances/kpe_cp
+rmdir "$I" 2>/dev/null
+mkdir "$I" || { restore; fail "cannot make trace instance $I"; }
+echo 1 > "$T/tracing_on"
+echo > "$T/trace"
+echo "common_pid == $$" > "$I/events/kprobes/cp_fe/filter"
+echo 1 > "$I/events/kprobes/cp_fe/enable"
+enable_ev cp_fe
+trigger
+disable_ev cp_fe
+echo 0 > "$I/events/kprobes/cp_fe/enable"
+top=$(records cp_fe)
+in=$(grep -c " cp_fe: (" "$I/trace")
+in_own=$(grep -cE "^ *[^ ]+-$$ +\[[0-9]+\].* cp_fe: \(" "$I/trace")
+top_other=$(grep " cp_fe: (" "$T/trace" | grep -vcE "^ *[^ ]+-$$ +\[")
+log "two instances: top $top records ($top_other of other tasks), filtered instance $in ($in_own of the shell)"
+rmdir "$I" 2>/dev/null
+[ "$in" -gt 0 ] && [ "$in_own" = "$in" ] || { restore; fail "the instance's filter not applied ($in_own of $in)"; }
+[ "$top_other" -gt 0 ] || { restore; fail "the top level lost the records of other tasks"; }
 
 restore
 reset || fail "cleanup failed"

@@ -48,5 +48,42 @@ want() {
 want ctx_fe '^\..\.\.\.$'
 want ctx_rt '^\..\.\.\.$'
 want ctx_kp '^d.Z\.\.$'
+
+# Where preemption is disabled (enqueue_task_fair() runs with the run
+# queue's lock held), an int3 kprobe's records show the same preempt
+# depths as an entry probe of the same function: the depth of the
+# probed context, not one less.
+reset || fail "reset failed"
+[ -w $OPT ] && echo 0 > $OPT
+F=enqueue_task_fair
+doff=
+for o in 9 5 10 11 12 13 6 7 8; do
+	if quiet_write "p:dp_kp $F+$o" "$T/kprobe_events"; then doff=$o; break; fi
+done
+[ -n "$doff" ] || { [ -n "$opt" ] && echo "$opt" > $OPT; fail "no int3 place found in $F+5..13"; }
+expect_ok "p:dp_fe $F"
+echo 1 > "$T/events/kprobes/enable" || fail "enable failed"
+for i in 1 2 3 4 5; do head -n1 /proc/version > /dev/null; done
+echo 0 > "$T/events/kprobes/enable"
+[ -n "$opt" ] && echo "$opt" > $OPT
+# Pairs: a dp_fe record and the next record on its CPU, dp_kp, are one
+# call's (a call in an interrupt between them pairs its own).  Prints
+# "pairs mismatches depths-seen".
+pairs=$(awk '
+	match($0, / \[[0-9]+\] [^ ]+ /) {
+		f = substr($0, RSTART + 1, RLENGTH - 2); split(f, w, " ")
+		cpu = w[1]; d = substr(w[2], 4, 1)
+		if ($0 ~ / dp_fe: \(/) { fe[cpu] = d; next }
+		if ($0 ~ / dp_kp: \(/ && (cpu in fe)) {
+			n++; if (fe[cpu] != d) bad++; seen[d] = 1; delete fe[cpu]
+		}
+	}
+	END { s = ""; for (d in seen) s = s d; printf "%d %d %s\n", n, bad, s }' "$T/trace")
+set -- $pairs
+np=$1 nbad=$2 dseen=${3:-}
+log "$F: $np calls with a record at the entry and at +$doff (int3), $nbad with different preempt depths; depths seen '$dseen'"
+[ "$np" -gt 0 ] || { dump "$T/trace"; fail "no call recorded by both dp_fe and dp_kp"; }
+echo "$dseen" | grep -q '[1-9a-f]' || fail "no record with preemption disabled ('$dseen')"
+[ "$nbad" = 0 ] || fail "$nbad calls recorded with another preempt depth at the int3 than at the entry"
 reset || fail "cleanup failed"
 pass

@@ -345,12 +345,18 @@ static const struct file_operations kpe_notrace_on_fops = {
 static int kpe_notrace_offset(void)
 {
 #ifdef CONFIG_KPROBES
+	unsigned long fn = (unsigned long)kpe_notrace_fn;
 	struct kprobe kp;
 	int off, ret;
 
+	/*
+	 * Added at run time: a relocation the compiler folded the offset
+	 * into would point into the function, past its ENDBR (objtool).
+	 */
+	OPTIMIZER_HIDE_VAR(fn);
 	for (off = KPE_INSN_STEP; off <= 32; off += KPE_INSN_STEP) {
 		memset(&kp, 0, sizeof(kp));
-		kp.addr = (kprobe_opcode_t *)((unsigned long)kpe_notrace_fn + off);
+		kp.addr = (kprobe_opcode_t *)(fn + off);
 		ret = register_kprobe(&kp);
 		if (!ret) {
 			unregister_kprobe(&kp);
