@@ -391,12 +391,13 @@ remove; ≤ 0.70 on add (both rows), enable and disable; memory per probe at
 most upstream's; ≤ 0.05 on wild.  The pmu rows (a probe made through
 perf's kprobe PMU, as perf and bpftrace make theirs, counting hits) have
 no goal.  ftrace is a reference: the function tracer, the same code in
-both kernels but for prep patch 0002 (the trace context word in line),
-which it uses too.  Since issue 24 a record goes through the trace event
-core's API (trace_event_file_plain(), the core's reservation and commit)
-and a string through the kernel's nofault copies: the ret, offset and
-ustring goals had been met with copies of core internals that are gone,
-and are not met through the API alone.
+both kernels but for prep patches 0002 and 0003 (the trace context word
+in line, its interrupt tests only in an interrupt), which it uses too.
+Since issue 24 a record goes through the trace event core's API
+(trace_event_file_plain(), the core's reservation and commit) and a
+string through the kernel's nofault copies: the ret, offset and ustring
+goals had been met with copies of core internals that are gone, and are
+not met through the API alone.
 
 ### Method
 

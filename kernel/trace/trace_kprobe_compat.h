@@ -14,7 +14,7 @@
  *   tkp_module_kallsyms_walk()
  *   TKP_DEFINE_BPF_GET_KPROBE_INFO()  bpf_get_kprobe_info() as the
  *                         kernel declares it, around one implementation
- *   bpf_find_btf_id()     declared here on 6.1 (prep patch 0007)
+ *   bpf_find_btf_id()     declared here on 6.1 (prep patch 0008)
  *
  * checkpatch's warnings here are this file's job: LINUX_VERSION_CODE
  * (in one place, TKP_API_6_12), and the two macros that define
@@ -206,7 +206,7 @@ int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,	\
 
 /*
  * bpf_find_btf_id(): declared by <linux/btf.h> on 6.12; on 6.1 static
- * in kernel/bpf/btf.c, which prep patch 0007 changes, and declared here.
+ * in kernel/bpf/btf.c, which prep patch 0008 changes, and declared here.
  */
 #if !TKP_API_6_12 && defined(CONFIG_DEBUG_INFO_BTF)
 struct btf;
