@@ -681,6 +681,25 @@ static nokprobe_inline int tkp_perf(struct tkp_probe *tp,
 #endif
 
 /*
+ * What follows struct trace_entry in a reserved record @rec of @ev: the
+ * probe's own fields, then the arguments, from @args (@body bytes,
+ * staged) or, when @args is NULL, fetched right into the record by the
+ * place's fetch program @prog.
+ */
+static nokprobe_inline void tkp_fill_rec(const struct tkp_event *ev,
+					 const struct tkp_arg *prog, u8 *rec,
+					 struct pt_regs *regs,
+					 unsigned long a, unsigned long b,
+					 const u8 *args, unsigned int body)
+{
+	tkp_fill_hdr(ev, rec, a, b);
+	if (args)
+		tkp_copy(rec + ev->hdr_size, args, body);
+	else if (body)
+		tkp_fetch_args(ev, prog, regs, rec + ev->hdr_size);
+}
+
+/*
  * One record of place @tp's hit into trace instance @file the trace event
  * core's full way, when it has more to do than a reservation and a
  * commit (see tkp_record()).
@@ -701,11 +720,7 @@ static noinline void tkp_record_full(struct tkp_probe *tp,
 	if (!rec)
 		return;
 	fbuf.regs = regs;
-	tkp_fill_hdr(ev, rec, a, b);
-	if (args)
-		tkp_copy(rec + ev->hdr_size, args, body);
-	else if (body)
-		tkp_fetch_args(ev, tp->args, regs, rec + ev->hdr_size);
+	tkp_fill_rec(ev, tp->args, rec, regs, a, b, args, body);
 	trace_event_buffer_commit(&fbuf);
 }
 NOKPROBE_SYMBOL(tkp_record_full);
@@ -744,11 +759,7 @@ static nokprobe_inline void tkp_record(struct tkp_probe *tp,
 	rec = ring_buffer_event_data(event);
 	tracing_generic_entry_update((struct trace_entry *)rec,
 				     ev->call.event.type, ctx);
-	tkp_fill_hdr(ev, rec, a, b);
-	if (args)
-		tkp_copy(rec + ev->hdr_size, args, body);
-	else if (body)
-		tkp_fetch_args(ev, tp->args, regs, rec + ev->hdr_size);
+	tkp_fill_rec(ev, tp->args, rec, regs, a, b, args, body);
 	trace_buffer_unlock_commit_nostack(buffer, event);
 }
 

@@ -13,23 +13,16 @@ restore() {
 	return 0
 }
 
-# The events: on x86_64 an int3 kprobe past vfs_read's ftrace call
-# (optimisation off; written first: a failed write truncates), and an
-# entry and a return probe of vfs_read.
-EVS=
-if [ "$KPE_ARCH" = x86_64 ]; then
-	[ -w $OPT ] && echo 0 > $OPT
-	for o in 9 5 10 11 12 13 6 7 8; do
-		if quiet_write "p:cp_kp vfs_read+$o" "$T/kprobe_events"; then
-			EVS=cp_kp
-			break
-		fi
-	done
-	[ -n "$EVS" ] || { restore; fail "no int3 place found in vfs_read+5..13"; }
-fi
+# The events: an entry and a return probe of vfs_read, and on x86_64 an
+# int3 kprobe past its ftrace call (optimisation off).
 expect_ok "p:cp_fe vfs_read"
 expect_ok "r:cp_rt vfs_read"
-EVS="$EVS cp_fe cp_rt"
+EVS="cp_fe cp_rt"
+if [ "$KPE_ARCH" = x86_64 ]; then
+	past_entry cp_kp vfs_read
+	[ -w $OPT ] && echo 0 > $OPT
+	EVS="$EVS cp_kp"
+fi
 
 # run: clear the trace, enable EVS, make reads, disable them
 run() {

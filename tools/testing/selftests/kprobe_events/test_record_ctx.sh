@@ -16,12 +16,9 @@ flags() {
 
 # An int3 kprobe (optimization off): the first offset in vfs_read after
 # ftrace's call that kprobes accept (+9 with IBT, +5 without).
+past_entry ctx_kp vfs_read
+off=$OFFSET
 [ -w $OPT ] && echo 0 > $OPT
-off=
-for o in 9 5 10 11 12 13 6 7 8; do
-	if quiet_write "p:ctx_kp vfs_read+$o" "$T/kprobe_events"; then off=$o; break; fi
-done
-[ -n "$off" ] || { [ -n "$opt" ] && echo "$opt" > $OPT; fail "no int3 place found in vfs_read+5..13"; }
 expect_ok "p:ctx_fe vfs_read"
 expect_ok "r:ctx_rt vfs_read"
 echo 1 > "$T/events/kprobes/enable" || fail "enable failed"
@@ -54,13 +51,10 @@ want ctx_kp '^d.Z\.\.$'
 # depths as an entry probe of the same function: the depth of the
 # probed context, not one less.
 reset || fail "reset failed"
-[ -w $OPT ] && echo 0 > $OPT
 F=enqueue_task_fair
-doff=
-for o in 9 5 10 11 12 13 6 7 8; do
-	if quiet_write "p:dp_kp $F+$o" "$T/kprobe_events"; then doff=$o; break; fi
-done
-[ -n "$doff" ] || { [ -n "$opt" ] && echo "$opt" > $OPT; fail "no int3 place found in $F+5..13"; }
+past_entry dp_kp $F
+doff=$OFFSET
+[ -w $OPT ] && echo 0 > $OPT
 expect_ok "p:dp_fe $F"
 echo 1 > "$T/events/kprobes/enable" || fail "enable failed"
 for i in 1 2 3 4 5; do head -n1 /proc/version > /dev/null; done
