@@ -737,6 +737,20 @@ static int expected_errno(int err)
 	return 0;
 }
 
+/*
+ * dynamic_events hands a line to every dynamic event type; a line that
+ * starts with 'e', 'f', 's', 't' or 'u' is claimed by eprobes, fprobes,
+ * synthetic or user events, whose errnos are not ours to check (6.12's
+ * fprobe parser answers ERANGE for an offset out of range, for one).
+ * That such a line leaves kprobe_events alone is still checked.
+ */
+static int other_tracers_line(const char *line)
+{
+	while (*line == ' ' || *line == '\t')
+		line++;
+	return *line && strchr("efstu", *line);
+}
+
 static const char *errname(int err)
 {
 	static char buf[32];
@@ -951,7 +965,8 @@ int main(int argc, char **argv)
 				  after.len != dbefore.len ||
 				  memcmp(after.buf, dbefore.buf, after.len)))
 				what = "changed dynamic_events";
-			else if (!expected_errno(err))
+			else if (!expected_errno(err) &&
+				 !(to_dyn && other_tracers_line(line)))
 				what = "failed with an unexpected errno";
 			if (what) {
 				report(seed, i, what, err, to_dyn, line, len,
