@@ -483,9 +483,8 @@ static void tkp_free_probe(struct tkp_probe *tp)
 {
 	if (!tp)
 		return;
-	tkp_pool_free(tp->pool);
-	tkp_free_args(tp->own_args, tp->nargs);
 	tkp_place_free(tp);
+	tkp_free_args(tp->own_args, tp->nargs);
 	free_percpu(tp->stat);
 	kfree(tp->symbol);
 	kfree(tp);
@@ -983,8 +982,7 @@ static void tkp_forget(struct tkp_probe *tp)
 	list_del(&tp->sibling);
 	if (ev->used)
 		cond_synchronize_rcu(ev->quiet_gp);
-	tkp_pool_free(tp->pool);
-	tp->pool = NULL;
+	tkp_place_release(tp);
 	call_rcu(&tp->rcu, tkp_free_probe_rcu);
 	if (list_empty(&ev->probes)) {
 		WARN_ON(trace_remove_event_call(&ev->call));
@@ -1402,13 +1400,7 @@ static unsigned long tkp_sum_misses(struct tkp_probe *tp,
 
 	memset(m, 0, sizeof(*m));
 	m->core = tkp_place_missed(tp);
-	m->no_instance = tp->no_instance;
-	m->idle = tp->idle;
-	/* Under event_mutex: the pool is not freed meanwhile. */
-	if (tp->pool) {
-		m->no_instance += atomic_read(&tp->pool->no_instance);
-		m->idle += atomic_read(&tp->pool->idle);
-	}
+	tkp_place_misses(tp, &m->no_instance, &m->idle);
 	for_each_possible_cpu(cpu) {
 		st = per_cpu_ptr(tp->stat, cpu);
 		m->reentered += st->reentered;
@@ -1532,7 +1524,7 @@ static struct tkp_probe *tkp_only_place(struct trace_event_call *call)
 {
 	struct tkp_probe *tp = tkp_of_call(call);
 
-	if (!tp || !tp->registered ||
+	if (!tp || !tkp_place_live(tp) ||
 	    !list_is_singular(&tp->ev->probes) ||
 	    !tkp_place_single(tp))
 		return NULL;
@@ -1907,20 +1899,20 @@ static int tkp_module_notify(struct notifier_block *nb, unsigned long val,
 		tp = to_tkp(pos);
 		/* Its init code is freed now: ftrace forgets it right after. */
 		if (val == MODULE_STATE_LIVE) {
-			gone |= tkp_module_going(tp, mod, true);
+			gone |= tkp_place_module_going(tp, mod, true);
 			continue;
 		}
 		if (!tp->symbol || strncmp(tp->symbol, mod->name, len) ||
 		    tp->symbol[len] != ':') {
 			if (val == MODULE_STATE_GOING)
-				gone |= tkp_module_going(tp, mod, false);
+				gone |= tkp_place_module_going(tp, mod, false);
 			continue;
 		}
 		if (val == MODULE_STATE_GOING) {
 			gone |= tkp_place_unregister(tp);
 			continue;
 		}
-		if (tp->registered)
+		if (tkp_place_live(tp))
 			continue;
 		if (tkp_place_register(tp))
 			pr_warn("cannot probe %s in module %s\n", tp->symbol,

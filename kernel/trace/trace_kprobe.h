@@ -532,6 +532,54 @@ struct tkp_hook {
 	unsigned long			ip;
 };
 
+/*
+ * What a fentry place holds, for trace_kprobe_fentry.c alone (the fentry
+ * callbacks in trace_kprobe_hit.c read @pool): its hooks, one per function
+ * (many for a pattern), and for a return probe its pool of instances,
+ * which outlives the place's registration (its module's next load).
+ */
+struct tkp_fentry_place {
+	struct tkp_hook			*hooks;
+	struct tkp_pool			*pool;		/* return probes */
+	unsigned long			unlink_gp;	/* RCU cookie of an unlink */
+	/* Misses of the pools freed, kept under event_mutex. */
+	unsigned long			no_instance;
+	unsigned long			idle;
+	struct tkp_hook			hook1;		/* when only one */
+	unsigned int			nr_hooks;
+	bool				armed;		/* hooks linked */
+	bool				unlinked;	/* ... and unlinked since */
+};
+
+/*
+ * A kind of place: how it is armed, disarmed and unregistered, and what
+ * it tells of itself.  trace_kprobe_place.c has the kprobe kind (struct
+ * tkp_kp), trace_kprobe_fentry.c the fentry kind (struct
+ * tkp_fentry_place); everything else goes through tkp_place_*() and
+ * never asks which kind a place is.  All run under event_mutex.
+ *
+ * @arm:	link the place, to be committed by the caller
+ *		(tkp_places_commit()); 0 or an error with nothing linked
+ * @disarm:	unlink it; returns whether a handler may still run on it
+ *		until a grace period has passed
+ * @unregister:	disarm it and let it go; returns as @disarm
+ * @module_going: a module (or its init code, @init) goes from under it;
+ *		returns as @disarm.  NULL: the kprobes core sees to it
+ * @on_entry:	is it on the entry of a function
+ * @nr_funcs:	how many functions it is on
+ * @missed:	misses the kprobes core counted
+ */
+struct tkp_place_ops {
+	int	(*arm)(struct tkp_probe *tp);
+	bool	(*disarm)(struct tkp_probe *tp);
+	bool	(*unregister)(struct tkp_probe *tp);
+	bool	(*module_going)(struct tkp_probe *tp, struct module *mod,
+				bool init);
+	bool	(*on_entry)(const struct tkp_probe *tp);
+	unsigned int (*nr_funcs)(const struct tkp_probe *tp);
+	unsigned long (*missed)(const struct tkp_probe *tp);
+};
+
 /* The kprobe or kretprobe of a place that is not on ftrace. */
 struct tkp_kp {
 	struct kretprobe		rp;	/* rp.kp alone for entry probes */
@@ -564,13 +612,11 @@ struct tkp_probe {
 	struct tkp_kp			*kp;	/* registered as a kprobe */
 	struct tkp_event		*ev;
 	struct list_head		sibling;	/* on ev->probes */
-	bool				registered;	/* place is live */
-	bool				fentry;		/* on ftrace, see above */
-	bool				armed;		/* fentry hooks linked */
-	bool				unlinked;	/* ... and unlinked since */
-	bool				in_notrace;	/* refused: see tkp_notrace() */
-	unsigned long			unlink_gp;	/* RCU cookie of that */
+	/* The kind of place it is while live; NULL while it is not. */
+	const struct tkp_place_ops	*ops;
 	int				maxactive;	/* as written, 0: default */
+	/* Its last registration: functions a pattern left out. */
+	unsigned int			skipped;
 	char				*symbol;	/* NULL: address probe */
 	long				offset;
 	struct tkp_stat __percpu	*stat;
@@ -588,18 +634,10 @@ struct tkp_probe {
 	bool				full_regs;	/* args need every register */
 	bool				duration;	/* has $duration */
 	bool				ret_only;	/* hooks returns, no more */
+	bool				in_notrace;	/* refused: see tkp_notrace() */
 	unsigned long			place;	/* address as written, or 0 */
 	unsigned long			addr;	/* where it is, while live */
-
-	/* fentry places only: one hook per function (many for a pattern). */
-	struct tkp_hook			*hooks;
-	unsigned int			nr_hooks;
-	unsigned int			skipped;	/* by the pattern */
-	struct tkp_hook			hook1;		/* when only one */
-	struct tkp_pool			*pool;		/* return probes */
-	/* Misses of the pools freed, kept under event_mutex. */
-	unsigned long			no_instance;
-	unsigned long			idle;
+	struct tkp_fentry_place		fe;	/* trace_kprobe_fentry.c's */
 	struct rcu_head			rcu;
 };
 
@@ -794,29 +832,27 @@ bool tkp_is_pattern(const char *sym);
 
 /* trace_kprobe_fentry.c: fentry places, where the kernel can have them */
 #ifdef CONFIG_KPROBE_EVENTS_FENTRY
+extern const struct tkp_place_ops tkp_fentry_place;
 int tkp_fentry_register(struct tkp_probe *tp);
-int tkp_fentry_arm(struct tkp_probe *tp);
-bool tkp_fentry_disarm(struct tkp_probe *tp);
 int tkp_places_commit(void);
 int tkp_places_sync(void);
 int tkp_rehook(struct tkp_event *ev);
-void tkp_pool_free(struct tkp_pool *pool);
-bool tkp_module_going(struct tkp_probe *tp, struct module *mod, bool init);
+void tkp_fentry_release(struct tkp_probe *tp);
+void tkp_fentry_abandon(struct tkp_probe *tp);
+void tkp_fentry_free(struct tkp_probe *tp);
+void tkp_fentry_misses(const struct tkp_probe *tp, unsigned long *no_instance,
+		       unsigned long *idle);
+
+/* Is @tp hooked through ftrace (and its hits our ftrace callbacks')? */
+static nokprobe_inline bool tkp_on_ftrace(const struct tkp_probe *tp)
+{
+	return tp->ops == &tkp_fentry_place;
+}
 #else
 /* Every place is a kprobe; a pattern needs ftrace. */
 static inline int tkp_fentry_register(struct tkp_probe *tp)
 {
 	return tkp_is_pattern(tp->symbol) ? -EOPNOTSUPP : 1;
-}
-
-static inline int tkp_fentry_arm(struct tkp_probe *tp)
-{
-	return 0;
-}
-
-static inline bool tkp_fentry_disarm(struct tkp_probe *tp)
-{
-	return false;
 }
 
 static inline int tkp_places_commit(void)
@@ -834,12 +870,27 @@ static inline int tkp_rehook(struct tkp_event *ev)
 	return 0;
 }
 
-static inline void tkp_pool_free(struct tkp_pool *pool)
+static inline void tkp_fentry_release(struct tkp_probe *tp)
 {
 }
 
-static inline bool tkp_module_going(struct tkp_probe *tp, struct module *mod,
-				    bool init)
+static inline void tkp_fentry_abandon(struct tkp_probe *tp)
+{
+}
+
+static inline void tkp_fentry_free(struct tkp_probe *tp)
+{
+}
+
+static inline void tkp_fentry_misses(const struct tkp_probe *tp,
+				     unsigned long *no_instance,
+				     unsigned long *idle)
+{
+	*no_instance = 0;
+	*idle = 0;
+}
+
+static nokprobe_inline bool tkp_on_ftrace(const struct tkp_probe *tp)
 {
 	return false;
 }
@@ -852,12 +903,23 @@ int tkp_place_register(struct tkp_probe *tp);
 bool tkp_place_unregister(struct tkp_probe *tp);
 void tkp_place_abandon(struct tkp_probe *tp);
 int tkp_places_unregister(struct tkp_probe **tps, unsigned int n);
+void tkp_place_release(struct tkp_probe *tp);
 void tkp_place_free(struct tkp_probe *tp);
 int tkp_arm(struct tkp_event *ev, bool on);
 int __tkp_place_arm(struct tkp_probe *tp);
 int tkp_place_arm(struct tkp_probe *tp);
+bool tkp_place_module_going(struct tkp_probe *tp, struct module *mod,
+			    bool init);
 bool tkp_place_single(const struct tkp_probe *tp);
 bool tkp_place_on_entry(const struct tkp_probe *tp);
 unsigned long tkp_place_missed(const struct tkp_probe *tp);
+void tkp_place_misses(const struct tkp_probe *tp, unsigned long *no_instance,
+		      unsigned long *idle);
+
+/* Is @tp's place live (registered, on ftrace or as a kprobe)? */
+static inline bool tkp_place_live(const struct tkp_probe *tp)
+{
+	return tp->ops;
+}
 
 #endif /* _TRACE_KPROBE_H */

@@ -53,7 +53,7 @@ static void tkp_site_dirty(struct tkp_site *site)
 
 static bool tkp_armed(const struct tkp_probe *tp)
 {
-	return tp->armed;
+	return tp->fe.armed;
 }
 
 /*
@@ -67,18 +67,18 @@ static void tkp_hook_unlink(struct tkp_probe *tp, struct tkp_hook *hk)
 	WRITE_ONCE(hk->site->single, list_is_singular(&hk->site->probes));
 	tkp_site_dirty(hk->site);
 	hk->site = NULL;
-	tp->unlinked = true;
-	tp->unlink_gp = get_state_synchronize_rcu();
+	tp->fe.unlinked = true;
+	tp->fe.unlink_gp = get_state_synchronize_rcu();
 }
 
 static void tkp_site_disarm(struct tkp_probe *tp)
 {
 	unsigned int i;
 
-	for (i = 0; i < tp->nr_hooks; i++)
-		if (tp->hooks[i].site)
-			tkp_hook_unlink(tp, &tp->hooks[i]);
-	tp->armed = false;
+	for (i = 0; i < tp->fe.nr_hooks; i++)
+		if (tp->fe.hooks[i].site)
+			tkp_hook_unlink(tp, &tp->fe.hooks[i]);
+	tp->fe.armed = false;
 }
 
 static int tkp_site_arm(struct tkp_probe *tp)
@@ -87,11 +87,11 @@ static int tkp_site_arm(struct tkp_probe *tp)
 	struct tkp_hook *hk;
 	unsigned int i;
 
-	if (tp->unlinked)
-		cond_synchronize_rcu(tp->unlink_gp);
-	tp->unlinked = false;
-	for (i = 0; i < tp->nr_hooks; i++) {
-		hk = &tp->hooks[i];
+	if (tp->fe.unlinked)
+		cond_synchronize_rcu(tp->fe.unlink_gp);
+	tp->fe.unlinked = false;
+	for (i = 0; i < tp->fe.nr_hooks; i++) {
+		hk = &tp->fe.hooks[i];
 		if (!hk->addr)
 			continue;	/* its module went */
 		site = tkp_site_find(hk->addr);
@@ -111,7 +111,7 @@ static int tkp_site_arm(struct tkp_probe *tp)
 		hk->site = site;
 		tkp_site_dirty(site);
 	}
-	tp->armed = true;
+	tp->fe.armed = true;
 	return 0;
 }
 
@@ -715,7 +715,7 @@ static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
 	return pool;
 }
 
-/**
+/*
  * tkp_pool_free - free a return probe's pool of instances
  * @pool: the pool, or NULL
  *
@@ -724,15 +724,15 @@ static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
  * a handler and are freed; a return handler still running is done after
  * a grace period.
  */
-void tkp_pool_free(struct tkp_pool *pool)
+static void tkp_pool_free(struct tkp_pool *pool)
 {
 	struct tkp_gen *gen, *tmp;
 
 	if (!pool)
 		return;
 	/* Its misses stay the place's (event_mutex held). */
-	pool->tp->no_instance += atomic_read(&pool->no_instance);
-	pool->tp->idle += atomic_read(&pool->idle);
+	pool->tp->fe.no_instance += atomic_read(&pool->no_instance);
+	pool->tp->fe.idle += atomic_read(&pool->idle);
 	irq_work_sync(&pool->irq);
 	cancel_delayed_work_sync(&pool->work);
 	tkp_gen_free(tkp_pool_cur(pool));
@@ -917,19 +917,19 @@ static int tkp_wild_register(struct tkp_probe *tp)
 		hooks[i].addr = w->sites[i];
 		hooks[i].ip = tkp_entry_of_site(w->sites[i]);
 	}
-	if (tp->ev->is_return && !tp->pool) {
-		tp->pool = tkp_pool_alloc(tp, tp->maxactive ?: TKP_POOL_DEFAULT);
-		if (!tp->pool)
+	if (tp->ev->is_return && !tp->fe.pool) {
+		tp->fe.pool = tkp_pool_alloc(tp, tp->maxactive ?:
+					     TKP_POOL_DEFAULT);
+		if (!tp->fe.pool)
 			goto out;
 	}
 	tp->skipped = skipped;
-	if (tp->hooks != &tp->hook1)
-		kfree(tp->hooks);
-	tp->hooks = hooks;
-	tp->nr_hooks = n;
+	if (tp->fe.hooks != &tp->fe.hook1)
+		kfree(tp->fe.hooks);
+	tp->fe.hooks = hooks;
+	tp->fe.nr_hooks = n;
 	tp->addr = hooks[0].addr;
-	tp->fentry = true;
-	tp->registered = true;
+	tp->ops = &tkp_fentry_place;
 	hooks = NULL;
 	ret = 0;
 out:
@@ -979,45 +979,32 @@ int tkp_fentry_register(struct tkp_probe *tp)
 	 */
 	if (tp->ev->local && !core_kernel_text(addr))
 		return 1;
-	if (tp->ev->is_return && !tp->pool) {
-		tp->pool = tkp_pool_alloc(tp, tp->maxactive ?: TKP_POOL_DEFAULT);
-		if (!tp->pool)
+	if (tp->ev->is_return && !tp->fe.pool) {
+		tp->fe.pool = tkp_pool_alloc(tp, tp->maxactive ?:
+					     TKP_POOL_DEFAULT);
+		if (!tp->fe.pool)
 			return -ENOMEM;
 	}
-	if (tp->hooks != &tp->hook1)
-		kfree(tp->hooks);
-	tp->hook1.tp = tp;
-	tp->hook1.addr = addr;
-	tp->hook1.ip = ip;
-	tp->hooks = &tp->hook1;
-	tp->nr_hooks = 1;
+	if (tp->fe.hooks != &tp->fe.hook1)
+		kfree(tp->fe.hooks);
+	tp->fe.hook1.tp = tp;
+	tp->fe.hook1.addr = addr;
+	tp->fe.hook1.ip = ip;
+	tp->fe.hooks = &tp->fe.hook1;
+	tp->fe.nr_hooks = 1;
 	tp->addr = addr;
-	tp->fentry = true;
-	tp->registered = true;
+	tp->ops = &tkp_fentry_place;
 	return 0;
 }
 
-/**
- * tkp_fentry_arm - link a fentry place's hooks on their sites
- * @tp: the place
- *
- * The caller commits (tkp_places_commit() or tkp_places_sync()).
- *
- * Return: 0, or -ENOMEM with nothing linked.
- */
-int tkp_fentry_arm(struct tkp_probe *tp)
+/* Link a fentry place's hooks on their sites; the caller commits. */
+static int tkp_fentry_arm(struct tkp_probe *tp)
 {
 	return tkp_armed(tp) ? 0 : tkp_site_arm(tp);
 }
 
-/**
- * tkp_fentry_disarm - unlink a fentry place's hooks
- * @tp: the place
- *
- * Return: whether they were linked: a handler may still be running on
- * them, until a grace period has passed.
- */
-bool tkp_fentry_disarm(struct tkp_probe *tp)
+/* Unlink them; were they linked (a handler may be running on them)? */
+static bool tkp_fentry_disarm(struct tkp_probe *tp)
 {
 	bool linked = tkp_armed(tp);
 
@@ -1039,37 +1026,29 @@ int tkp_rehook(struct tkp_event *ev)
 	unsigned int i;
 
 	list_for_each_entry(tp, &ev->probes, sibling)
-		for (i = 0; tkp_armed(tp) && i < tp->nr_hooks; i++)
-			if (tp->hooks[i].site)
-				tkp_site_dirty(tp->hooks[i].site);
+		for (i = 0; tkp_armed(tp) && i < tp->fe.nr_hooks; i++)
+			if (tp->fe.hooks[i].site)
+				tkp_site_dirty(tp->fe.hooks[i].site);
 	return tkp_places_commit();
 }
 
-/**
- * tkp_module_going - a module, or its init code, goes from under a place
- * @tp: the place
- * @mod: the module
- * @init: only its init code goes (the module is live now)
- *
+/*
  * @mod goes, and @tp's place was not written as "MOD:SYM": its
  * hooks into the module go for good, as a kprobe there is marked gone
  * for good; a module loaded later at the same address is not hooked.
  * With the last hook the place stops being live, and stays removable.
  * With @init, the module's init code goes (it is live now), for places
  * however written.  Kprobes are the kprobes core's business.
- *
- * Return: whether a hook was linked (a handler may still be running on it).
  */
-bool tkp_module_going(struct tkp_probe *tp, struct module *mod, bool init)
+static bool tkp_fentry_module_going(struct tkp_probe *tp, struct module *mod,
+				    bool init)
 {
 	unsigned int i, left = 0;
 	struct tkp_hook *hk;
 	bool linked = false;
 
-	if (!tp->registered || !tp->fentry)
-		return false;
-	for (i = 0; i < tp->nr_hooks; i++) {
-		hk = &tp->hooks[i];
+	for (i = 0; i < tp->fe.nr_hooks; i++) {
+		hk = &tp->fe.hooks[i];
 		if (!hk->addr)
 			continue;
 		if (init ? !within_module_init(hk->addr, mod) :
@@ -1084,10 +1063,90 @@ bool tkp_module_going(struct tkp_probe *tp, struct module *mod, bool init)
 		hk->addr = 0;
 	}
 	if (!left) {
-		tp->armed = false;
-		tp->registered = false;
+		tp->fe.armed = false;
+		tp->ops = NULL;
 	}
 	return linked;
+}
+
+static bool tkp_fentry_on_entry(const struct tkp_probe *tp)
+{
+	return true;
+}
+
+static unsigned int tkp_fentry_nr_funcs(const struct tkp_probe *tp)
+{
+	return tp->fe.nr_hooks;
+}
+
+const struct tkp_place_ops tkp_fentry_place = {
+	.arm		= tkp_fentry_arm,
+	.disarm		= tkp_fentry_disarm,
+	.unregister	= tkp_fentry_disarm,	/* the hooks stay, for a reload */
+	.module_going	= tkp_fentry_module_going,
+	.on_entry	= tkp_fentry_on_entry,
+	.nr_funcs	= tkp_fentry_nr_funcs,
+};
+
+/**
+ * tkp_fentry_release - free a place's pool of return instances now
+ * @tp: the place, unregistered, with no entry hook running any more
+ *
+ * Return handlers may run until a grace period after; @tp goes after one.
+ */
+void tkp_fentry_release(struct tkp_probe *tp)
+{
+	tkp_pool_free(tp->fe.pool);
+	tp->fe.pool = NULL;
+}
+
+/**
+ * tkp_fentry_abandon - wait for a place's handlers, to free it at once
+ * @tp: the place, just unregistered
+ *
+ * Its hooks may have been linked for a while: handlers may be on them,
+ * and on the returns they hooked, until a grace period after the pool
+ * stops taking them.
+ */
+void tkp_fentry_abandon(struct tkp_probe *tp)
+{
+	if (!tp->fe.unlinked)
+		return;
+	cond_synchronize_rcu(tp->fe.unlink_gp);
+	tkp_fentry_release(tp);
+	synchronize_rcu();
+}
+
+/**
+ * tkp_fentry_free - free a place's hooks and pool
+ * @tp: the place, unregistered, its handlers done
+ */
+void tkp_fentry_free(struct tkp_probe *tp)
+{
+	tkp_fentry_release(tp);
+	if (tp->fe.hooks != &tp->fe.hook1)
+		kfree(tp->fe.hooks);
+	tp->fe.hooks = NULL;
+}
+
+/**
+ * tkp_fentry_misses - misses of a place's return instances
+ * @tp: the place
+ * @no_instance: set to the hits that found none free
+ * @idle: set to those in the idle task, which takes none
+ *
+ * Those of its pools freed and of the one it has (under event_mutex, it
+ * is not freed meanwhile).
+ */
+void tkp_fentry_misses(const struct tkp_probe *tp, unsigned long *no_instance,
+		       unsigned long *idle)
+{
+	*no_instance = tp->fe.no_instance;
+	*idle = tp->fe.idle;
+	if (tp->fe.pool) {
+		*no_instance += atomic_read(&tp->fe.pool->no_instance);
+		*idle += atomic_read(&tp->fe.pool->idle);
+	}
 }
 
 /*
@@ -1136,11 +1195,11 @@ static void tkp_list(struct seq_file *m)
 		if (!is_tkp(pos))
 			continue;
 		tp = to_tkp(pos);
-		if (!tp->registered || !tp->fentry)
+		if (!tkp_on_ftrace(tp))
 			continue;
-		for (i = 0; i < tp->nr_hooks; i++)
-			if (tp->hooks[i].addr)
-				tkp_list_hook(m, &tp->hooks[i], name);
+		for (i = 0; i < tp->fe.nr_hooks; i++)
+			if (tp->fe.hooks[i].addr)
+				tkp_list_hook(m, &tp->fe.hooks[i], name);
 	}
 	hash_for_each(tkp_sites, bkt, site, hnode)
 		list_for_each_entry(hk, &site->probes, site_link)

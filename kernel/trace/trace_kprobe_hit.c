@@ -624,7 +624,7 @@ static nokprobe_inline void tkp_fill_hdr(const struct tkp_event *ev,
 static nokprobe_inline unsigned long tkp_bpf_func_ip(const struct tkp_probe *tp,
 						     unsigned long a)
 {
-	return tp->fentry || tp->ev->is_return ? a : 0;
+	return tkp_on_ftrace(tp) || tp->ev->is_return ? a : 0;
 }
 
 /*
@@ -1063,7 +1063,7 @@ NOKPROBE_SYMBOL(tkp_return_hit);
 static nokprobe_inline void tkp_pool_hook(struct tkp_hook *hk,
 					  struct pt_regs *regs)
 {
-	struct tkp_gen *gen = rcu_dereference_sched(hk->tp->pool->cur);
+	struct tkp_gen *gen = rcu_dereference_sched(hk->tp->fe.pool->cur);
 	struct rethook_node *node;
 	struct tkp_pool *pool;
 	struct tkp_rnode *rn;
@@ -1155,7 +1155,7 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 	list_for_each_entry_rcu(hk, &site->probes, site_link) {
 		tp = hk->tp;
 		if (idle && tp->ev->is_return) {
-			atomic_inc(&tp->pool->idle);
+			atomic_inc(&tp->fe.pool->idle);
 			continue;
 		}
 		if (tp->ev->is_return && likely(!tp->entry_size)) {

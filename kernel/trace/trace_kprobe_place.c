@@ -5,9 +5,10 @@
  * A place is where a probe is hooked.  On the entry of a function ftrace
  * can patch, where the kernel has ftrace with registers and rethook, it
  * is a "fentry" place (trace_kprobe_fentry.c).  Anywhere else it is a
- * kprobe or kretprobe, which this file registers.  The rest of the tracer
- * sees one interface, the non-static functions below, and does not ask
- * which kind a place is.  Everything here runs under event_mutex.
+ * kprobe or kretprobe, the kind this file has.  Each kind is a struct
+ * tkp_place_ops; the rest of the tracer sees one interface, the
+ * non-static functions below, and does not ask which kind a place is.
+ * Everything here runs under event_mutex.
  */
 #define pr_fmt(fmt)	"trace_kprobe: " fmt
 
@@ -32,22 +33,14 @@ bool tkp_is_pattern(const char *sym)
 /* Disarm @tp's place, whichever kind; a place not live is left as it is. */
 static void tkp_disarm_place(struct tkp_probe *tp)
 {
-	if (!tp->registered)
-		return;
-	if (tp->fentry)
-		tkp_fentry_disarm(tp);
-	else if (!kprobe_gone(&tp->kp->rp.kp))
-		disable_kprobe(&tp->kp->rp.kp);
+	if (tkp_place_live(tp))
+		tp->ops->disarm(tp);
 }
 
 /* Arm @tp's place, whichever kind; the caller commits. */
 static int tkp_arm_place(struct tkp_probe *tp)
 {
-	if (!tp->registered)
-		return 0;
-	if (tp->fentry)
-		return tkp_fentry_arm(tp);
-	return kprobe_gone(&tp->kp->rp.kp) ? 0 : enable_kprobe(&tp->kp->rp.kp);
+	return tkp_place_live(tp) ? tp->ops->arm(tp) : 0;
 }
 
 /**
@@ -90,6 +83,70 @@ int tkp_arm(struct tkp_event *ev, bool on)
 		ev->used = true;
 	return ret;
 }
+
+/* The kprobe kind: tp->kp, a kprobe or kretprobe, while live. */
+static struct kprobe *tkp_kprobe_of(const struct tkp_probe *tp)
+{
+	return &tp->kp->rp.kp;
+}
+
+static int tkp_kprobe_arm(struct tkp_probe *tp)
+{
+	/* A kprobe whose text is gone (module init code) stays off. */
+	return kprobe_gone(tkp_kprobe_of(tp)) ? 0 :
+	       enable_kprobe(tkp_kprobe_of(tp));
+}
+
+/* The kprobes core waits for a handler where that matters: never linked. */
+static bool tkp_kprobe_disarm(struct tkp_probe *tp)
+{
+	if (!kprobe_gone(tkp_kprobe_of(tp)))
+		disable_kprobe(tkp_kprobe_of(tp));
+	return false;
+}
+
+static void tkp_kprobe_forget(struct tkp_probe *tp)
+{
+	kfree(tp->kp);
+	tp->kp = NULL;
+	tp->addr = 0;
+	tp->ops = NULL;
+}
+
+static bool tkp_kprobe_unregister(struct tkp_probe *tp)
+{
+	if (tp->ev->is_return)
+		unregister_kretprobe(&tp->kp->rp);
+	else
+		unregister_kprobe(tkp_kprobe_of(tp));
+	tkp_kprobe_forget(tp);
+	return false;
+}
+
+static bool tkp_kprobe_on_entry(const struct tkp_probe *tp)
+{
+	return !kprobe_on_func_entry((kprobe_opcode_t *)tp->addr, NULL, 0);
+}
+
+static unsigned int tkp_kprobe_nr_funcs(const struct tkp_probe *tp)
+{
+	return 1;
+}
+
+static unsigned long tkp_kprobe_missed(const struct tkp_probe *tp)
+{
+	return tkp_kprobe_of(tp)->nmissed +
+	       (tp->ev->is_return ? tp->kp->rp.nmissed : 0);
+}
+
+static const struct tkp_place_ops tkp_kprobe_place = {
+	.arm		= tkp_kprobe_arm,
+	.disarm		= tkp_kprobe_disarm,
+	.unregister	= tkp_kprobe_unregister,
+	.on_entry	= tkp_kprobe_on_entry,
+	.nr_funcs	= tkp_kprobe_nr_funcs,
+	.missed		= tkp_kprobe_missed,
+};
 
 static int tkp_kprobe_register(struct tkp_probe *tp, bool is_return)
 {
@@ -136,7 +193,7 @@ static int tkp_kprobe_register(struct tkp_probe *tp, bool is_return)
 						   &entry) == tp->addr &&
 	    (!tp->place || tp->place == tp->addr - off))
 		k->ip = tp->addr - off;
-	tp->registered = true;
+	tp->ops = &tkp_kprobe_place;
 	return 0;
 }
 
@@ -205,7 +262,6 @@ int tkp_place_register(struct tkp_probe *tp)
 {
 	int ret;
 
-	tp->fentry = false;	/* its module's last load may have said so */
 	/*
 	 * Every way a place becomes live comes here: tracefs, perf's kprobe
 	 * PMU, the in-kernel API, boot-time probes and modules loading.
@@ -246,13 +302,10 @@ int tkp_place_arm(struct tkp_probe *tp)
 {
 	int ret;
 
-	if (!tp->registered || !tp->fentry)
-		return tkp_arm_place(tp);
 	ret = tkp_arm_place(tp);
 	if (!ret)
 		ret = tkp_places_commit();
-	if (ret) {
-		tkp_fentry_disarm(tp);
+	if (ret && tkp_place_live(tp) && tp->ops->disarm(tp)) {
 		tkp_places_sync();
 		synchronize_rcu();
 	}
@@ -272,22 +325,11 @@ bool tkp_place_unregister(struct tkp_probe *tp)
 {
 	bool linked;
 
-	if (!tp->registered)
+	if (!tkp_place_live(tp))
 		return false;
-	if (tp->fentry) {
-		linked = tkp_fentry_disarm(tp);
-		tp->registered = false;
-		return linked;
-	}
-	if (tp->ev->is_return)
-		unregister_kretprobe(&tp->kp->rp);
-	else
-		unregister_kprobe(&tp->kp->rp.kp);
-	kfree(tp->kp);
-	tp->kp = NULL;
-	tp->addr = 0;
-	tp->registered = false;
-	return false;
+	linked = tp->ops->unregister(tp);
+	tp->ops = NULL;
+	return linked;
 }
 
 /**
@@ -301,12 +343,7 @@ bool tkp_place_unregister(struct tkp_probe *tp)
 void tkp_place_abandon(struct tkp_probe *tp)
 {
 	tkp_place_unregister(tp);
-	if (!tp->unlinked)
-		return;
-	cond_synchronize_rcu(tp->unlink_gp);
-	tkp_pool_free(tp->pool);
-	tp->pool = NULL;
-	synchronize_rcu();
+	tkp_fentry_abandon(tp);
 }
 
 /**
@@ -335,36 +372,63 @@ int tkp_places_unregister(struct tkp_probe **tps, unsigned int n)
 	}
 	for (i = 0; i < n; i++) {
 		tp = tps[i];
-		if (!tp->registered)
-			continue;
-		if (tp->fentry)
+		if (tp->ops != &tkp_kprobe_place)
 			tkp_place_unregister(tp);	/* no waiting */
 		else if (tp->ev->is_return)
 			rps[nrp++] = &tp->kp->rp;
 		else
-			kps[nk++] = &tp->kp->rp.kp;
-		tp->registered = false;
+			kps[nk++] = tkp_kprobe_of(tp);
 	}
 	if (nk)
 		unregister_kprobes(kps, nk);
 	if (nrp)
 		unregister_kretprobes(rps, nrp);
+	for (i = 0; i < n; i++)
+		if (tps[i]->ops == &tkp_kprobe_place)
+			tkp_kprobe_forget(tps[i]);
 	kfree(kps);
 	kfree(rps);
 	return 0;
 }
 
 /**
+ * tkp_place_release - free what a place's handlers use, once they are done
+ * @tp: the place, unregistered
+ *
+ * A return handler may run until a fentry place's pool is gone; its
+ * memory goes one grace period later.  The caller waits for that, or
+ * frees @tp after it (call_rcu()).
+ */
+void tkp_place_release(struct tkp_probe *tp)
+{
+	tkp_fentry_release(tp);
+}
+
+/**
  * tkp_place_free - free what a place holds
- * @tp: the place, unregistered, its pool freed (tkp_pool_free())
+ * @tp: the place, unregistered, its handlers done
  */
 void tkp_place_free(struct tkp_probe *tp)
 {
 	kfree(tp->kp);
 	tp->kp = NULL;
-	if (tp->hooks != &tp->hook1)
-		kfree(tp->hooks);
-	tp->hooks = NULL;
+	tkp_fentry_free(tp);
+}
+
+/**
+ * tkp_place_module_going - a module, or its init code, goes from under a place
+ * @tp: the place
+ * @mod: the module
+ * @init: only its init code goes (the module is live now)
+ *
+ * Return: whether a hook was linked (a handler may still be running on it).
+ */
+bool tkp_place_module_going(struct tkp_probe *tp, struct module *mod,
+			    bool init)
+{
+	if (!tkp_place_live(tp) || !tp->ops->module_going)
+		return false;
+	return tp->ops->module_going(tp, mod, init);
 }
 
 /**
@@ -375,7 +439,7 @@ void tkp_place_free(struct tkp_probe *tp)
  */
 bool tkp_place_single(const struct tkp_probe *tp)
 {
-	return !tp->fentry || tp->nr_hooks == 1;
+	return !tkp_place_live(tp) || tp->ops->nr_funcs(tp) == 1;
 }
 
 /**
@@ -386,9 +450,7 @@ bool tkp_place_single(const struct tkp_probe *tp)
  */
 bool tkp_place_on_entry(const struct tkp_probe *tp)
 {
-	if (tp->fentry)
-		return true;
-	return !kprobe_on_func_entry((kprobe_opcode_t *)tp->addr, NULL, 0);
+	return tkp_place_live(tp) && tp->ops->on_entry(tp);
 }
 
 /**
@@ -399,10 +461,24 @@ bool tkp_place_on_entry(const struct tkp_probe *tp)
  */
 unsigned long tkp_place_missed(const struct tkp_probe *tp)
 {
-	if (!tp->kp)
+	if (!tkp_place_live(tp) || !tp->ops->missed)
 		return 0;
-	return tp->kp->rp.kp.nmissed +
-	       (tp->ev->is_return ? tp->kp->rp.nmissed : 0);
+	return tp->ops->missed(tp);
+}
+
+/**
+ * tkp_place_misses - misses of a place's return instances
+ * @tp: the place
+ * @no_instance: set to the hits that found no instance free
+ * @idle: set to those in the idle task, where none is taken
+ *
+ * Counted by a fentry place's pools, which outlive its registrations;
+ * a kretprobe's are the kprobes core's (tkp_place_missed()).
+ */
+void tkp_place_misses(const struct tkp_probe *tp, unsigned long *no_instance,
+		      unsigned long *idle)
+{
+	tkp_fentry_misses(tp, no_instance, idle);
 }
 
 struct tkp_count {
