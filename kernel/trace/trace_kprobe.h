@@ -533,8 +533,8 @@ struct tkp_hook {
 };
 
 /*
- * What a fentry place holds, for trace_kprobe_fentry.c alone (the fentry
- * callbacks in trace_kprobe_hit.c read @pool): its hooks, one per function
+ * What a fentry place holds, for trace_kprobe_fentry.c (the fentry
+ * callbacks in trace_kprobe_hit.c read @pool too): its hooks, one per function
  * (many for a pattern), and for a return probe its pool of instances,
  * which outlives the place's registration (its module's next load).
  */
@@ -556,7 +556,8 @@ struct tkp_fentry_place {
  * it tells of itself.  trace_kprobe_place.c has the kprobe kind (struct
  * tkp_kp), trace_kprobe_fentry.c the fentry kind (struct
  * tkp_fentry_place); everything else goes through tkp_place_*() and
- * never asks which kind a place is.  All run under event_mutex.
+ * never asks which kind a place is.  All run under event_mutex, but for
+ * @on_entry and @nr_funcs, which perf's BPF attach asks without it.
  *
  * @arm:	link the place, to be committed by the caller
  *		(tkp_places_commit()); 0 or an error with nothing linked
@@ -568,6 +569,7 @@ struct tkp_fentry_place {
  * @on_entry:	is it on the entry of a function
  * @nr_funcs:	how many functions it is on
  * @missed:	misses the kprobes core counted
+ * @commits:	@arm and @disarm take effect at tkp_places_commit()
  */
 struct tkp_place_ops {
 	int	(*arm)(struct tkp_probe *tp);
@@ -578,6 +580,7 @@ struct tkp_place_ops {
 	bool	(*on_entry)(const struct tkp_probe *tp);
 	unsigned int (*nr_funcs)(const struct tkp_probe *tp);
 	unsigned long (*missed)(const struct tkp_probe *tp);
+	bool	commits;
 };
 
 /* The kprobe or kretprobe of a place that is not on ftrace. */
@@ -635,6 +638,11 @@ struct tkp_probe {
 	bool				duration;	/* has $duration */
 	bool				ret_only;	/* hooks returns, no more */
 	bool				in_notrace;	/* refused: see tkp_notrace() */
+	/*
+	 * Its last registration was on ftrace.  Unlike @ops, it stays set
+	 * once the place is unregistered: a handler may still be running.
+	 */
+	bool				on_ftrace;
 	unsigned long			place;	/* address as written, or 0 */
 	unsigned long			addr;	/* where it is, while live */
 	struct tkp_fentry_place		fe;	/* trace_kprobe_fentry.c's */
@@ -843,10 +851,10 @@ void tkp_fentry_free(struct tkp_probe *tp);
 void tkp_fentry_misses(const struct tkp_probe *tp, unsigned long *no_instance,
 		       unsigned long *idle);
 
-/* Is @tp hooked through ftrace (and its hits our ftrace callbacks')? */
+/* Are @tp's hits our ftrace callbacks' (see tkp_probe.on_ftrace)? */
 static nokprobe_inline bool tkp_on_ftrace(const struct tkp_probe *tp)
 {
-	return tp->ops == &tkp_fentry_place;
+	return tp->on_ftrace;
 }
 #else
 /* Every place is a kprobe; a pattern needs ftrace. */
@@ -916,10 +924,14 @@ unsigned long tkp_place_missed(const struct tkp_probe *tp);
 void tkp_place_misses(const struct tkp_probe *tp, unsigned long *no_instance,
 		      unsigned long *idle);
 
-/* Is @tp's place live (registered, on ftrace or as a kprobe)? */
+/*
+ * Is @tp's place live (registered, on ftrace or as a kprobe)?  Stores
+ * of @tp->ops are WRITE_ONCE(): perf's BPF attach reads it without the
+ * mutex (tkp_place_single(), tkp_place_on_entry()).
+ */
 static inline bool tkp_place_live(const struct tkp_probe *tp)
 {
-	return tp->ops;
+	return READ_ONCE(tp->ops) != NULL;
 }
 
 #endif /* _TRACE_KPROBE_H */

@@ -929,7 +929,8 @@ static int tkp_wild_register(struct tkp_probe *tp)
 	tp->fe.hooks = hooks;
 	tp->fe.nr_hooks = n;
 	tp->addr = hooks[0].addr;
-	tp->ops = &tkp_fentry_place;
+	tp->on_ftrace = true;
+	WRITE_ONCE(tp->ops, &tkp_fentry_place);
 	hooks = NULL;
 	ret = 0;
 out:
@@ -993,7 +994,8 @@ int tkp_fentry_register(struct tkp_probe *tp)
 	tp->fe.hooks = &tp->fe.hook1;
 	tp->fe.nr_hooks = 1;
 	tp->addr = addr;
-	tp->ops = &tkp_fentry_place;
+	tp->on_ftrace = true;
+	WRITE_ONCE(tp->ops, &tkp_fentry_place);
 	return 0;
 }
 
@@ -1064,7 +1066,7 @@ static bool tkp_fentry_module_going(struct tkp_probe *tp, struct module *mod,
 	}
 	if (!left) {
 		tp->fe.armed = false;
-		tp->ops = NULL;
+		WRITE_ONCE(tp->ops, NULL);
 	}
 	return linked;
 }
@@ -1086,6 +1088,7 @@ const struct tkp_place_ops tkp_fentry_place = {
 	.module_going	= tkp_fentry_module_going,
 	.on_entry	= tkp_fentry_on_entry,
 	.nr_funcs	= tkp_fentry_nr_funcs,
+	.commits	= true,
 };
 
 /**

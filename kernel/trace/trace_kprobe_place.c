@@ -110,7 +110,6 @@ static void tkp_kprobe_forget(struct tkp_probe *tp)
 	kfree(tp->kp);
 	tp->kp = NULL;
 	tp->addr = 0;
-	tp->ops = NULL;
 }
 
 static bool tkp_kprobe_unregister(struct tkp_probe *tp)
@@ -193,7 +192,8 @@ static int tkp_kprobe_register(struct tkp_probe *tp, bool is_return)
 						   &entry) == tp->addr &&
 	    (!tp->place || tp->place == tp->addr - off))
 		k->ip = tp->addr - off;
-	tp->ops = &tkp_kprobe_place;
+	tp->on_ftrace = false;
+	WRITE_ONCE(tp->ops, &tkp_kprobe_place);
 	return 0;
 }
 
@@ -302,10 +302,12 @@ int tkp_place_arm(struct tkp_probe *tp)
 {
 	int ret;
 
+	if (!tkp_place_live(tp) || !tp->ops->commits)
+		return tkp_arm_place(tp);
 	ret = tkp_arm_place(tp);
 	if (!ret)
 		ret = tkp_places_commit();
-	if (ret && tkp_place_live(tp) && tp->ops->disarm(tp)) {
+	if (ret && tp->ops->disarm(tp)) {
 		tkp_places_sync();
 		synchronize_rcu();
 	}
@@ -328,7 +330,7 @@ bool tkp_place_unregister(struct tkp_probe *tp)
 	if (!tkp_place_live(tp))
 		return false;
 	linked = tp->ops->unregister(tp);
-	tp->ops = NULL;
+	WRITE_ONCE(tp->ops, NULL);
 	return linked;
 }
 
@@ -383,9 +385,12 @@ int tkp_places_unregister(struct tkp_probe **tps, unsigned int n)
 		unregister_kprobes(kps, nk);
 	if (nrp)
 		unregister_kretprobes(rps, nrp);
-	for (i = 0; i < n; i++)
-		if (tps[i]->ops == &tkp_kprobe_place)
-			tkp_kprobe_forget(tps[i]);
+	for (i = 0; i < n; i++) {
+		if (tps[i]->ops != &tkp_kprobe_place)
+			continue;
+		tkp_kprobe_forget(tps[i]);
+		WRITE_ONCE(tps[i]->ops, NULL);
+	}
 	kfree(kps);
 	kfree(rps);
 	return 0;
@@ -439,7 +444,9 @@ bool tkp_place_module_going(struct tkp_probe *tp, struct module *mod,
  */
 bool tkp_place_single(const struct tkp_probe *tp)
 {
-	return !tkp_place_live(tp) || tp->ops->nr_funcs(tp) == 1;
+	const struct tkp_place_ops *ops = READ_ONCE(tp->ops);
+
+	return !ops || ops->nr_funcs(tp) == 1;
 }
 
 /**
@@ -450,7 +457,9 @@ bool tkp_place_single(const struct tkp_probe *tp)
  */
 bool tkp_place_on_entry(const struct tkp_probe *tp)
 {
-	return tkp_place_live(tp) && tp->ops->on_entry(tp);
+	const struct tkp_place_ops *ops = READ_ONCE(tp->ops);
+
+	return ops && ops->on_entry(tp);
 }
 
 /**
