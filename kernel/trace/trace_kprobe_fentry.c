@@ -1198,7 +1198,7 @@ static void tkp_list(struct seq_file *m)
 		if (!is_tkp(pos))
 			continue;
 		tp = to_tkp(pos);
-		if (!tkp_on_ftrace(tp))
+		if (tp->ops != &tkp_fentry_place)
 			continue;
 		for (i = 0; i < tp->fe.nr_hooks; i++)
 			if (tp->fe.hooks[i].addr)
