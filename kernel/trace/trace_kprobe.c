@@ -484,15 +484,16 @@ static void tkp_free_probe(struct tkp_probe *tp)
 	if (!tp)
 		return;
 	tkp_place_free(tp);
-	tkp_free_args(tp->own_args, tp->nargs);
-	free_percpu(tp->stat);
+	if (tp->own_args)
+		tkp_free_args(tp->args, tp->nargs);
+	free_percpu(tp->hits);
 	kfree(tp->symbol);
 	kfree(tp);
 }
 
 /*
- * Events come from a cache of their own: at a little over 300 bytes, a
- * kmalloc() would round each up to 512.
+ * Events come from a cache of their own: at 280 bytes (6.1; 256 on 6.12),
+ * a kmalloc() would round each up to 512 on 6.1.
  */
 static struct kmem_cache *tkp_event_cache;
 
@@ -610,10 +611,10 @@ static struct tkp_probe *tkp_alloc_probe(const struct tkp_spec *spec)
 	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
 	if (!tp)
 		return NULL;
-	tp->stat = alloc_percpu(struct tkp_stat);
+	tp->hits = alloc_percpu(unsigned long);
 	if (spec->symbol[0])
 		tp->symbol = kstrdup(spec->symbol, GFP_KERNEL);
-	if (!tp->stat || (spec->symbol[0] && !tp->symbol)) {
+	if (!tp->hits || (spec->symbol[0] && !tp->symbol)) {
 		tkp_free_probe(tp);
 		return NULL;
 	}
@@ -659,7 +660,7 @@ static void tkp_set_args(struct tkp_probe *tp, struct tkp_arg *args,
 
 	tp->args = args;
 	tp->nargs = nargs;
-	tp->own_args = own ? args : NULL;
+	tp->own_args = own;
 	for (i = 0; i < nargs; i++) {
 		tp->full_regs |= !tkp_arg_partial_ok(&args[i]);
 		tp->duration |= args[i].src == TKP_SRC_DURATION;
@@ -957,12 +958,12 @@ out:
 
 static void tkp_free_probe_rcu(struct rcu_head *head)
 {
-	tkp_free_probe(container_of(head, struct tkp_probe, rcu));
-}
+	struct tkp_probe *tp = container_of(head, struct tkp_probe, rcu);
+	struct tkp_event *ev = tp->last ? tp->ev : NULL;
 
-static void tkp_free_event_rcu(struct rcu_head *head)
-{
-	tkp_free_event(container_of(head, struct tkp_event, rcu));
+	tkp_free_probe(tp);
+	if (ev)
+		tkp_free_event(ev);
 }
 
 /*
@@ -983,11 +984,11 @@ static void tkp_forget(struct tkp_probe *tp)
 	if (ev->used)
 		cond_synchronize_rcu(ev->quiet_gp);
 	tkp_place_release(tp);
-	call_rcu(&tp->rcu, tkp_free_probe_rcu);
 	if (list_empty(&ev->probes)) {
 		WARN_ON(trace_remove_event_call(&ev->call));
-		call_rcu(&ev->rcu, tkp_free_event_rcu);
+		tp->last = true;
 	}
+	call_rcu(&tp->rcu, tkp_free_probe_rcu);
 }
 
 static int tkp_remove(struct tkp_probe *tp)
@@ -1379,7 +1380,7 @@ static unsigned long tkp_hits(struct tkp_probe *tp)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += per_cpu_ptr(tp->stat, cpu)->hit;
+		sum += *per_cpu_ptr(tp->hits, cpu);
 	return sum;
 }
 
@@ -1395,17 +1396,10 @@ struct tkp_misses {
 static unsigned long tkp_sum_misses(struct tkp_probe *tp,
 				    struct tkp_misses *m)
 {
-	struct tkp_stat *st;
-	int cpu;
-
-	memset(m, 0, sizeof(*m));
 	m->core = tkp_place_missed(tp);
+	m->reentered = (unsigned int)atomic_read(&tp->reentered);
+	m->ret_refused = (unsigned int)atomic_read(&tp->ret_refused);
 	tkp_place_misses(tp, &m->no_instance, &m->idle);
-	for_each_possible_cpu(cpu) {
-		st = per_cpu_ptr(tp->stat, cpu);
-		m->reentered += st->reentered;
-		m->ret_refused += st->ret_refused;
-	}
 	return m->core + m->reentered + m->ret_refused + m->no_instance +
 	       m->idle;
 }
@@ -1947,6 +1941,10 @@ static __init int tkp_init_early(void)
 {
 	int ret;
 
+	/* struct tkp_event keeps record sizes and offsets in 16 bits. */
+	BUILD_BUG_ON(sizeof(struct tkp_return_rec) + sizeof(u64) +
+		     TKP_MAX_FIXED > S16_MAX);
+	BUILD_BUG_ON(TKP_MAX_ARGS > U16_MAX);
 	tkp_event_cache = KMEM_CACHE(tkp_event, 0);
 	if (!tkp_event_cache)
 		return -ENOMEM;

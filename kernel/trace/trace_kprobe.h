@@ -448,7 +448,6 @@ struct tkp_gen {
 	bool				duration;	/* time the entries */
 	struct tkp_probe		*tp;
 	struct tkp_event		*ev;
-	struct tkp_stat __percpu	*stat;
 	struct tkp_pool			*pool;
 	/* The pool's work's: */
 	unsigned int			size;		/* instances made */
@@ -502,19 +501,24 @@ struct tkp_event {
 	bool				used;		/* ever had a user */
 	bool				dyn;		/* has string fields */
 	bool				has_body;	/* rec_size > hdr_size */
+	/*
+	 * Sizes and offsets in a record fit 16 bits: its fixed part is at
+	 * most TKP_MAX_FIXED past the header (see tkp_init_early()).  Kept small,
+	 * an event takes 256 bytes on 6.12 (the mem row of make bench).
+	 */
+	u16				hdr_size;	/* entry + probe fields */
 	unsigned long			quiet_gp;	/* RCU cookie: users gone */
-	unsigned int			hdr_size;	/* entry + probe fields */
-	unsigned int			rec_size;	/* ... + fixed arg fields */
-	int				fault_off;	/* __probe_faults, or -1 */
+	u16				rec_size;	/* ... + fixed arg fields */
+	s16				fault_off;	/* __probe_faults, or -1 */
 	/*
 	 * The fields: names, types, offsets, fault bits.  The fetches in it
 	 * are those of the place that made the event, which shares it.
 	 */
-	int				nargs;
+	u16				nargs;
 	struct tkp_arg			*args;
 	struct trace_event_class	class;
 	struct trace_event_call		call;
-	struct rcu_head			rcu;
+	/* Freed with its last place (tkp_probe.last), by RCU. */
 };
 
 /*
@@ -591,20 +595,6 @@ struct tkp_kp {
 };
 
 /*
- * Hits and misses of one place, per CPU.  kprobe_profile shows the hits
- * and the sum of the misses, which are those the kernel counts for a
- * kprobe (reentered) or kretprobe (no free instance); kprobe_misses
- * shows them one by one.  32 bits are plenty for a miss count, and keep
- * the struct at 16 bytes per CPU; the misses of return pools are the
- * pools' (struct tkp_pool), rare.
- */
-struct tkp_stat {
-	unsigned long			hit;
-	u32				reentered;	/* a recording was on */
-	u32				ret_refused;	/* ... when it returned */
-};
-
-/*
  * One place: a kprobe or kretprobe feeding its event, or, on the entry of
  * a function that ftrace can patch, a "fentry" place: a hook on our one
  * ftrace_ops (and for return probes a rethook), which costs less per hit
@@ -622,15 +612,24 @@ struct tkp_probe {
 	unsigned int			skipped;
 	char				*symbol;	/* NULL: address probe */
 	long				offset;
-	struct tkp_stat __percpu	*stat;
+	/*
+	 * Hits, per CPU, and misses.  kprobe_profile shows the hits and the
+	 * sum of the misses, which are those the kernel counts for a kprobe
+	 * (reentered) or kretprobe (no free instance); kprobe_misses shows
+	 * them one by one.  Misses are rare: one word per CPU, as the kernel's
+	 * own tracer has, and the misses here (and a return pool's in struct
+	 * tkp_pool).
+	 */
+	unsigned long __percpu		*hits;
+	atomic_t			reentered;	/* a recording was on */
+	atomic_t			ret_refused;	/* ... when it returned */
 	/*
 	 * What a hit here fetches: this place's own arguments, in the
 	 * event's layout (same names, types, offsets and fault bits as
 	 * ev->args).  The event's array for the place that made the event,
-	 * else @own_args.
+	 * else its own (@own_args), which it frees.
 	 */
-	const struct tkp_arg		*args;
-	struct tkp_arg			*own_args;
+	struct tkp_arg			*args;
 	int				nargs;
 	unsigned int			entry_size;	/* args taken at entry */
 	bool				one_str;	/* one arg, a string */
@@ -643,6 +642,8 @@ struct tkp_probe {
 	 * once the place is unregistered: a handler may still be running.
 	 */
 	bool				on_ftrace;
+	bool				own_args;	/* see @args */
+	bool				last;		/* frees its event */
 	unsigned long			place;	/* address as written, or 0 */
 	unsigned long			addr;	/* where it is, while live */
 	struct tkp_fentry_place		fe;	/* trace_kprobe_fentry.c's */

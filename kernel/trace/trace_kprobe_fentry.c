@@ -480,7 +480,6 @@ static struct tkp_gen *tkp_gen_alloc(struct tkp_pool *pool, unsigned int size)
 	gen->grow_at = tkp_gen_grow_at(size);
 	gen->tp = pool->tp;
 	gen->ev = pool->tp->ev;
-	gen->stat = pool->tp->stat;
 	gen->ctx = pool->tp->duration || pool->tp->entry_size;
 	gen->duration = pool->tp->duration;
 	gen->pool = pool;

@@ -824,7 +824,7 @@ static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
 	struct trace_event_file *file = rcu_dereference_sched(ev->fast);
 	u8 *args;
 
-	raw_cpu_inc(tp->stat->hit);
+	raw_cpu_inc(*tp->hits);
 	/* The common case: one trace instance, no perf, no BPF. */
 	if (unlikely(!file))
 		return tkp_emit_general(tp, regs, a, b, slot);
@@ -931,7 +931,7 @@ static nokprobe_inline int tkp_emit_gated(struct tkp_probe *tp,
 
 	bit = tkp_gate_enter(TKP_GATE_OWN);
 	if (unlikely(bit < 0)) {
-		raw_cpu_inc(tp->stat->ret_refused);
+		atomic_inc(&tp->ret_refused);
 		return 0;
 	}
 	ret = tkp_emit(tp, regs, a, b, bit - TRACE_FTRACE_START);
@@ -966,7 +966,7 @@ int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 
 	bit = tkp_gate_enter(from);
 	if (unlikely(bit < 0)) {
-		raw_cpu_inc(tp->stat->reentered);
+		atomic_inc(&tp->reentered);
 		return 0;
 	}
 	if (pin)
@@ -1001,7 +1001,7 @@ int tkp_return_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	from = tkp_kprobe_gate(&rp->kp);
 	bit = tkp_gate_enter(from);
 	if (bit < 0) {
-		raw_cpu_inc(tp->stat->reentered);
+		atomic_inc(&tp->reentered);
 		return 1;
 	}
 	if (tp->entry_size)
@@ -1167,7 +1167,7 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 		if (bit == TKP_BIT_UNTRIED)
 			bit = tkp_gate_enter(TKP_GATE_OWN);
 		if (unlikely(bit < 0)) {
-			raw_cpu_inc(tp->stat->reentered);
+			atomic_inc(&tp->reentered);
 			continue;
 		}
 		if (tp->ev->is_return) {
