@@ -436,7 +436,7 @@ struct tkp_rnode {
  * A generation of a pool's return instances: a rethook, the data its
  * handlers are passed.  The hit path, once it has it, and the handlers
  * find here all they need but on rare paths (its probe's @tp, and from
- * it @ev, @stat, @ctx, @duration), so that a hit keeps
+ * it @ev, @ctx, @duration), so that a hit keeps
  * one pointer and a return reads one struct.
  */
 struct tkp_gen {
@@ -543,13 +543,14 @@ struct tkp_hook {
  * which outlives the place's registration (its module's next load).
  */
 struct tkp_fentry_place {
-	struct tkp_hook			*hooks;
+	/* First what a hit reads: the hook, when only one; the pool. */
+	struct tkp_hook			hook1;
 	struct tkp_pool			*pool;		/* return probes */
+	struct tkp_hook			*hooks;
 	unsigned long			unlink_gp;	/* RCU cookie of an unlink */
 	/* Misses of the pools freed, kept under event_mutex. */
 	unsigned long			no_instance;
 	unsigned long			idle;
-	struct tkp_hook			hook1;		/* when only one */
 	unsigned int			nr_hooks;
 	bool				armed;		/* hooks linked */
 	bool				unlinked;	/* ... and unlinked since */
@@ -613,16 +614,14 @@ struct tkp_probe {
 	char				*symbol;	/* NULL: address probe */
 	long				offset;
 	/*
-	 * Hits, per CPU, and misses.  kprobe_profile shows the hits and the
-	 * sum of the misses, which are those the kernel counts for a kprobe
-	 * (reentered) or kretprobe (no free instance); kprobe_misses shows
-	 * them one by one.  Misses are rare: one word per CPU, as the kernel's
-	 * own tracer has, and the misses here (and a return pool's in struct
+	 * Hits, per CPU: one word per CPU, as the kernel's own tracer has.
+	 * kprobe_profile shows them and the sum of the misses, which are
+	 * those the kernel counts for a kprobe (reentered) or kretprobe (no
+	 * free instance); kprobe_misses shows them one by one.  The misses
+	 * are @reentered and @ret_refused below, and a return pool's (struct
 	 * tkp_pool).
 	 */
 	unsigned long __percpu		*hits;
-	atomic_t			reentered;	/* a recording was on */
-	atomic_t			ret_refused;	/* ... when it returned */
 	/*
 	 * What a hit here fetches: this place's own arguments, in the
 	 * event's layout (same names, types, offsets and fault bits as
@@ -647,6 +646,13 @@ struct tkp_probe {
 	unsigned long			place;	/* address as written, or 0 */
 	unsigned long			addr;	/* where it is, while live */
 	struct tkp_fentry_place		fe;	/* trace_kprobe_fentry.c's */
+	/*
+	 * Misses: 32-bit counts that wrap, as a kretprobe's nmissed
+	 * does.  Away from what every hit reads: a probe the recording path
+	 * itself reaches may miss on every CPU at once.
+	 */
+	atomic_t			reentered;	/* a recording was on */
+	atomic_t			ret_refused;	/* ... when it returned */
 	struct rcu_head			rcu;
 };
 

@@ -12,6 +12,10 @@ DIR=$(cd "$(dirname "$0")" && pwd)
 KPE_WRITE=$DIR/kpe_write
 KPE_LOOP=$DIR/kpe_loop
 TEST_NAME=$(basename "$0")
+# A kernel address as %lx prints it: the kernel half of a 64-bit address
+# space starts at 0xffff000000000000 with 48-bit virtual addresses, at
+# 0xfff0000000000000 with 52 (arm64's ARM64_VA_BITS_52, Debian's 6.12).
+KADDR_RE='0xfff[0-9a-f]{13}'
 NL='
 '
 BG_PIDS=

@@ -38,7 +38,7 @@ log "records: sw $nsw, sk $nsk"
 	fail "the fd read through the wrapper's pt_regs differs from ksys_read's"
 }
 # The word at the stack pointer is a return address into kernel text.
-bad=$(grep -E ' sw: ' "$T/trace" | grep -v -E ' ra=0xffff[0-9a-f]{12}' | head -n2)
+bad=$(grep -E ' sw: ' "$T/trace" | grep -v -E " ra=$KADDR_RE" | head -n2)
 [ -z "$bad" ] || { log "$bad"; fail "+0($SP) did not read a kernel address"; }
 
 # A word at a misaligned address on the stack reads the bytes there (on

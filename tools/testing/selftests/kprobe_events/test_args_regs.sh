@@ -26,7 +26,7 @@ log "rg records: $total (well-formed: $good)"
 [ "$good" = "$total" ] ||
 	rfail rg "malformed rg records (want '(vfs_read+0x0/0xSIZE) f=0xHEX d=0xHEX c=DEC')"
 # f is a struct file * (kernel address), d a user buffer, c a count > 0
-n=$(grep -cE " rg: .* f=0xffff[0-9a-f]{12} " "$T/trace")
+n=$(grep -cE " rg: .* f=$KADDR_RE " "$T/trace")
 [ "$n" = "$total" ] || rfail rg "f ($KPE_ARG1_REG, struct file *) is not a kernel address in $((total - n)) records"
 n=$(grep -cE " rg: .* d=0x[0-9a-f]{1,12} " "$T/trace")
 [ "$n" = "$total" ] || rfail rg "d ($KPE_ARG2_REG, user buffer) is not a user address in $((total - n)) records"

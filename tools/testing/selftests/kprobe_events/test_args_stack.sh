@@ -15,7 +15,7 @@ total=$(count_trace " st: (")
 log "st records: $total"
 [ "$total" -gt 0 ] || fail "no 'st: (' record in trace"
 X='0x(0|[1-9a-f][0-9a-f]*)'
-good=$(grep -cE " st: \(vfs_read\+0x0/0x[0-9a-f]+\) sp=0xffff[0-9a-f]{12} st=$X s0=$X m0=$X s1=$X m1=$X rs=[A-Za-z0-9_.]+\+0x[1-9a-f][0-9a-f]*/0x[0-9a-f]+\$" "$T/trace")
+good=$(grep -cE " st: \(vfs_read\+0x0/0x[0-9a-f]+\) sp=$KADDR_RE st=$X s0=$X m0=$X s1=$X m1=$X rs=[A-Za-z0-9_.]+\+0x[1-9a-f][0-9a-f]*/0x[0-9a-f]+\$" "$T/trace")
 log "well-formed: $good"
 [ "$good" = "$total" ] ||
 	rfail st "malformed st records (want kernel sp and rs=CALLER+0xOFF/0xSIZE, OFF > 0)"

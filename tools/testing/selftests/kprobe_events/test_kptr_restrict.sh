@@ -58,8 +58,9 @@ as_reader() {
 	esac
 }
 
-# Any 16-digit hex word starting ffff is a kernel address.
-KADDR='ffff[0-9a-fA-F]{12}'
+# Any 16-digit hex word starting fff is a kernel address (see lib.sh's
+# KADDR_RE: ffff with 48-bit virtual addresses, fff0 and up with 52).
+KADDR='fff[0-9a-fA-F]{13}'
 bad=
 for mode in 2 1; do
 	echo $mode > $KR
