@@ -938,7 +938,7 @@ void tkp_place_misses(const struct tkp_probe *tp, unsigned long *no_instance,
  */
 static inline bool tkp_place_live(const struct tkp_probe *tp)
 {
-	return READ_ONCE(tp->ops) != NULL;
+	return !!READ_ONCE(tp->ops);
 }
 
 #endif /* _TRACE_KPROBE_H */
