@@ -37,9 +37,10 @@ log "sleep 1 took $d ns in hrtimer_nanosleep; its records are $t0 s to $t1 s"
 [ -n "$t0" ] && [ -n "$t1" ] || rfail durin "no timestamps of sleep's records"
 [ "$d" -ge 500000000 ] && [ "$d" -le 10000000000 ] ||
 	fail "sleep 1 took $d ns?"
-# Nanoseconds, in the trace clock: within 5 ms of the records' difference
+# Nanoseconds, in the trace clock: within 20 ms of the records' distance
+# (TCG may stall the guest a few ms between a hook and its record)
 awk -v d="$d" -v a="$t0" -v b="$t1" 'BEGIN {
-	x = d - (b - a) * 1e9; if (x < 0) x = -x; exit !(x <= 5e6) }' ||
+	x = d - (b - a) * 1e9; if (x < 0) x = -x; exit !(x <= 2e7) }' ||
 	fail "duration $d ns, but the records are $t0 s and $t1 s apart"
 grep -qE 'duration: +[0-9]{9,}' "$(ev_dir dur)/hist" || {
 	dump "$(ev_dir dur)/hist"
