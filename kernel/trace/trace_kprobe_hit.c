@@ -102,25 +102,10 @@ static nokprobe_inline bool tkp_on_stack(unsigned long addr)
 }
 
 /*
- * One word of kernel memory: a dereference in a fetch argument is mostly
- * that, and mostly on the stack.
- */
-static nokprobe_inline bool tkp_kload_word(unsigned long *dst,
-					   unsigned long addr)
-{
-	if (tkp_on_stack(addr)) {
-		/* Unchecked: KASAN's stack redzones may lie there. */
-		*dst = READ_ONCE_NOCHECK(*(unsigned long *)addr);
-		return true;
-	}
-	return !copy_from_kernel_nofault(dst, (void *)addr, sizeof(*dst));
-}
-
-/*
- * A word of user memory, returned in registers.  Out of line, so that
- * the buffer copy_from_user_nofault() needs is not a local of the hit
- * path: an addressable local there costs every hit the stack
- * protector's canary, though only a user dereference uses it.
+ * A word of memory, returned in registers.  The nofault copies are out
+ * of line, so that the buffer they need is not a local of the hit path:
+ * an addressable local there costs every hit the stack protector's
+ * canary, though only a dereference off the stack uses it.
  */
 struct tkp_word {
 	unsigned long val;
@@ -137,14 +122,46 @@ static noinline struct tkp_word tkp_uload_word(unsigned long addr)
 }
 NOKPROBE_SYMBOL(tkp_uload_word);
 
+static noinline struct tkp_word tkp_kload_nofault(unsigned long addr)
+{
+	struct tkp_word w = { .ok = true };
+
+	if (copy_from_kernel_nofault(&w.val, (void *)addr, sizeof(w.val)))
+		w.ok = false;
+	return w;
+}
+NOKPROBE_SYMBOL(tkp_kload_nofault);
+
+/*
+ * One word of kernel memory: a dereference in a fetch argument is mostly
+ * that, and mostly on the stack.
+ */
+static nokprobe_inline unsigned long tkp_stack_word(unsigned long addr)
+{
+	/* Unchecked: KASAN's stack redzones may lie there. */
+	return READ_ONCE_NOCHECK(*(unsigned long *)addr);
+}
+
+static nokprobe_inline struct tkp_word tkp_kload_word(unsigned long addr)
+{
+	struct tkp_word w = { .ok = true };
+
+	if (!tkp_on_stack(addr))
+		return tkp_kload_nofault(addr);
+	w.val = tkp_stack_word(addr);
+	return w;
+}
+
 /* Read @size bytes at @addr of kernel or user memory; false on a fault. */
 static nokprobe_inline bool tkp_load(void *dst, unsigned long addr,
 				     size_t size, bool user)
 {
 	if (tkp_is_user(addr, user))
 		return !copy_from_user_nofault(dst, (void __user *)addr, size);
-	if (size == sizeof(unsigned long))
-		return tkp_kload_word(dst, addr);
+	if (size == sizeof(unsigned long) && tkp_on_stack(addr)) {
+		*(unsigned long *)dst = tkp_stack_word(addr);
+		return true;
+	}
 	return !copy_from_kernel_nofault(dst, (void *)addr, size);
 }
 
@@ -241,19 +258,17 @@ static nokprobe_inline bool tkp_walk(const struct tkp_arg *a,
 		 * ustring.
 		 */
 		if (d < last && !(user & 1) && tkp_on_stack(v)) {
-			v = READ_ONCE_NOCHECK(*(unsigned long *)v) + *++d;
+			v = tkp_stack_word(v) + *++d;
 			user >>= 1;
 		}
 		for (; d < last; v += *++d, user >>= 1) {
-			if (tkp_is_user(v, user & 1)) {
-				struct tkp_word w = tkp_uload_word(v);
+			struct tkp_word w = tkp_is_user(v, user & 1) ?
+					    tkp_uload_word(v) :
+					    tkp_kload_word(v);
 
-				if (!w.ok)
-					return false;
-				v = w.val;
-			} else if (!tkp_kload_word(&v, v)) {
+			if (!w.ok)
 				return false;
-			}
+			v = w.val;
 		}
 	}
 	*val = v;
@@ -374,14 +389,13 @@ static nokprobe_inline int tkp_fetch_symstr(const struct tkp_arg *a,
 
 	if (room <= 0 || !tkp_walk(a, regs, &v))
 		return 0;
-	if (a->ndrf && tkp_is_user(v, a->last_user)) {
-		struct tkp_word w = tkp_uload_word(v);
+	if (a->ndrf) {
+		struct tkp_word w = tkp_is_user(v, a->last_user) ?
+				    tkp_uload_word(v) : tkp_kload_word(v);
 
 		if (!w.ok)
 			return 0;
 		v = w.val;
-	} else if (a->ndrf && !tkp_kload_word(&v, v)) {
-		return 0;
 	}
 	sym = tkp_symbuf();
 	len = min(sprint_symbol(sym, v) + 1, room);
@@ -521,20 +535,25 @@ static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_event *ev,
 						   struct pt_regs *regs,
 						   u8 *buf)
 {
-	const struct tkp_arg *a = args, *end = a + ev->nargs;
-	unsigned int hdr = ev->hdr_size, pos = ev->rec_size;
+	const struct tkp_arg *a = args;
+	unsigned int n = ev->nargs, hdr = ev->hdr_size, pos = ev->rec_size;
 	u64 faults = 0;
 	int len;
 
 	/* @pos: where in the record the next string goes. */
-	for (; a < end; a++) {
+	for (; n; n--, a++) {
 		u8 *field = buf + a->offset - hdr;
 
-		switch (a->op) {
-		case TKP_OP_REG:
+		/*
+		 * A register as it is, the most usual argument, ahead of the
+		 * switch's chain of tests (bench row retval).
+		 */
+		if (likely(a->op == TKP_OP_REG)) {
 			tkp_put(field, *(unsigned long *)((u8 *)regs +
 							  a->reg_off), a->size);
 			continue;
+		}
+		switch (a->op) {
 		case TKP_OP_VALUE:
 			if (!tkp_fetch_value(a, regs, field) &&
 			    a->fault_bit != 0xff)
