@@ -28,6 +28,13 @@
 #   "symstr"                              uprobe_syntax_errors
 #   "<argname>", "<argname>[->field[->field|.field...]]"
 #                                         add_remove_btfarg, kprobe_syntax_errors
+# Newer kernels' ftracetest (btf_probe_event.tc, btf_typecast_accepted.tc,
+# kprobe_syntax_errors.tc) requires or greps, in their words:
+#   "this_cpu_read(<fetcharg>)", "[(structname",
+#   "[(structname[,field])]<argname>[->field[->field|.field...]]",
+#   "$current"
+# (Their lines put no comma after "$current"; ours do, as the list goes
+# on.)  "$current->field" and typecasts need BTF: the BTF lines.
 # ("char" is not grepped: kprobe_args_char.tc tries it.)  List only what
 # kprobe_events accepts: test_readme_grammar.sh checks every type, fetch
 # argument and place listed here against the parser, and that the types
@@ -57,13 +64,15 @@
 	"\t     args: <name>=fetcharg[:type]\n"
 	"\t fetcharg: (%<register>|$<efield>), @<address>, @<symbol>[+|-<offset>],\n"
 #ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
-	"\t           $stack<index>, $stack, $retval, $comm, $arg<N>,\n"
+	"\t           $stack<index>, $stack, $retval, $comm, $arg<N>, $current,\n"
 #ifdef CONFIG_DEBUG_INFO_BTF
-	"\t           <argname>[->field[->field|.field...]],\n"
+	"\t           [(structname[,field])]<argname>[->field[->field|.field...]],\n"
+	"\t           [(structname[,field])](fetcharg)->field[->field|.field...],\n"
 #endif
 #else
-	"\t           $stack<index>, $stack, $retval, $comm,\n"
+	"\t           $stack<index>, $stack, $retval, $comm, $current,\n"
 #endif
+	"\t           this_cpu_read(<fetcharg>), this_cpu_ptr(<fetcharg>),\n"
 	"\t           +|-[u]<offset>(<fetcharg>), \\imm-value, \\\"imm-string\"\n"
 #ifdef CONFIG_KPROBE_EVENTS
 #ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
@@ -76,5 +85,5 @@
 	"\t           b<bit-width>@<bit-offset>/<container-size>, ustring,\n"
 	"\t           symstr, %pd/%pD, <type>\\[<array-size>\\]\n"
 #ifdef CONFIG_UPROBE_EVENTS
-	"\t     uprobe_events takes neither char nor %pd/%pD\n"
+	"\t     uprobe_events takes neither char, %pd/%pD, $current nor this_cpu_*()\n"
 #endif

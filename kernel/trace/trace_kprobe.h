@@ -45,6 +45,8 @@
 #define TKP_MAX_ARG_TEXT	63
 /* Dereferences per argument, @SYM and @ADDR counting as one. */
 #define TKP_MAX_DEREF		13
+/* Typecasts and this_cpu_*() one inside another, at most */
+#define TKP_MAX_NEST		8
 #define TKP_MAX_ARRAY		64
 /*
  * Does the arch run a kernel breakpoint's handler inside an NMI entry of
@@ -216,6 +218,11 @@ enum tkp_err {
 	TKP_ERR_NOFENTRY_ARGS,
 	TKP_ERR_BAD_VAR_ARGS,
 	TKP_ERR_DOUBLE_ARGS,
+	/* Typecasts and per-CPU access */
+	TKP_ERR_TYPECAST_REQ_FIELD,
+	TKP_ERR_TYPECAST_BAD_ARROW,
+	TKP_ERR_TYPECAST_SYM_OFFSET,
+	TKP_ERR_TOO_MANY_NESTED,
 	/* Messages made for the line, naming what exists: see tkp_btf_fail() */
 	TKP_ERR_BTF_MSG,
 	TKP_ERR_BTF_MSG_LAST = TKP_ERR_BTF_MSG + 16,
@@ -235,6 +242,7 @@ enum tkp_src {
 	TKP_SRC_COMM,
 	TKP_SRC_IMM,		/* param: the value; also @ADDR and @SYM */
 	TKP_SRC_IMMSTR,		/* imm: the string */
+	TKP_SRC_CURRENT,	/* $current: the task's struct task_struct */
 };
 
 /* How an argument is stored and shown. */
@@ -295,6 +303,7 @@ enum tkp_op {
 	TKP_OP_ENTRY,		/* taken at entry by a return probe */
 	TKP_OP_SYMSTR,		/* symstr: the symbol of a value */
 	TKP_OP_STRARRAY,	/* string[N]: N pointers, N strings */
+	TKP_OP_PCPU,		/* through this_cpu_read() or this_cpu_ptr() */
 };
 
 /*
@@ -325,6 +334,13 @@ struct tkp_arg {
 	u16		src_off;	/* source is a register: its offset */
 	u8		at_entry;	/* $argN in a return probe: see below */
 	u16		entry_off;	/* where in the entry data */
+	/*
+	 * this_cpu_ptr(): bit i, dereference i's address is a per-CPU one,
+	 * taken on this CPU.  addr_only: the last dereference's address is
+	 * the value, not what it points at.
+	 */
+	u16		pcpu;
+	bool		addr_only;
 	unsigned long	param;
 	long		drf[TKP_MAX_DEREF];
 };
@@ -361,6 +377,7 @@ struct tkp_argctx {
 	struct tkp_spec	*spec;
 	int		word;	/* argv index, for error positions */
 	const char	*w;	/* the whole word */
+	unsigned int	nest;	/* typecasts and this_cpu_*() around here */
 };
 
 /*
@@ -776,6 +793,12 @@ const char *tkp_btf_star_word(struct tkp_spec *spec, int k, char *buf,
 			      size_t size);
 bool tkp_btf_auto_name(const char *w, char *name, size_t size);
 void tkp_btf_release(struct tkp_spec *spec);
+int tkp_btf_cast(struct tkp_argctx *c, struct tkp_arg *a, const char *sname,
+		 size_t slen, const char *field, size_t flen, const char *p,
+		 const char *end);
+void tkp_btf_percpu(struct tkp_argctx *c, struct tkp_arg *a, bool read,
+		    unsigned int was);
+void tkp_btf_forget(struct tkp_argctx *c, struct tkp_arg *a);
 #else
 /* Without BTF, a name is refused as such; $argN and $retval stay untyped. */
 static inline int tkp_btf_fetch(struct tkp_argctx *c, const char *b,
@@ -828,6 +851,23 @@ static inline bool tkp_btf_auto_name(const char *w, char *name, size_t size)
 }
 
 static inline void tkp_btf_release(struct tkp_spec *spec)
+{
+}
+
+static inline int tkp_btf_cast(struct tkp_argctx *c, struct tkp_arg *a,
+			       const char *sname, size_t slen,
+			       const char *field, size_t flen, const char *p,
+			       const char *end)
+{
+	return tkp_btf_fetch(c, sname - 1, 0, a);
+}
+
+static inline void tkp_btf_percpu(struct tkp_argctx *c, struct tkp_arg *a,
+				  bool read, unsigned int was)
+{
+}
+
+static inline void tkp_btf_forget(struct tkp_argctx *c, struct tkp_arg *a)
 {
 }
 #endif

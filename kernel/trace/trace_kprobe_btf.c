@@ -48,6 +48,7 @@ struct tkp_btf {
 	 * its width, bit offset and container bytes.
 	 */
 	struct tkp_arg		*arg;
+	const struct btf	*tbtf;	/* the BTF type_id is of */
 	u32			type_id;
 	u8			ndrf;
 	u8			bf_width;
@@ -397,25 +398,45 @@ static int tkp_btf_func(struct tkp_argctx *c, const char *at)
 }
 
 /*
+ * One more dereference for "->": onto the address this_cpu_ptr() left
+ * as the value (see struct tkp_arg), or a new one.
+ */
+static int tkp_btf_deref(struct tkp_argctx *c, struct tkp_arg *a,
+			 const char *at)
+{
+	if (a->addr_only) {
+		a->addr_only = false;
+		return 0;
+	}
+	if (a->ndrf >= TKP_MAX_DEREF)
+		return tkp_btf_err(c, at, TKP_ERR_TOO_MANY_OPS);
+	a->drf[a->ndrf++] = 0;
+	return 0;
+}
+
+/*
  * Follow "->member" and ".member" from @p to @end, from a value of type
  * @id held by @a (the register, or the last dereference's address):
  * "->" dereferences the pointer the value is, "." moves within the
  * struct the value is.  @what (@wlen) names the value, for messages.
  * What it ends at is left for tkp_btf_type().
+ * With @cast, from a value taken as a pointer to the struct or union @id,
+ * whose start is @bias bytes before where it points (a typecast).
  */
-static int tkp_btf_walk(struct tkp_argctx *c, struct tkp_arg *a, u32 id,
-			const char *p, const char *end, const char *what,
-			int wlen)
+static int tkp_btf_walk_from(struct tkp_argctx *c, struct tkp_arg *a,
+			     const struct btf *btf, u32 id, bool cast,
+			     u32 bias, const char *p, const char *end,
+			     const char *what, int wlen)
 {
 	struct tkp_btf *ctx = c->spec->btf;
-	const struct btf *btf = ctx->btf;
 	const struct btf_member *m;
 	const struct btf_type *t, *st;
 	char tname[64], list[TKP_BTF_MSG_LEN - 80];
 	struct tkp_list l = { .buf = list, .size = sizeof(list) };
-	u32 bits, width = 0, cbits, byte;
+	u32 bits, width = 0, cbits, byte, sid = 0;
 	const char *name, *op;
 	bool arrow;
+	int ret;
 
 	ctx->bf_width = 0;
 	while (p < end) {
@@ -445,19 +466,29 @@ static int tkp_btf_walk(struct tkp_argctx *c, struct tkp_arg *a, u32 id,
 
 		t = tkp_btf_skip(btf, id);
 		tkp_btf_tname(btf, id, tname, sizeof(tname));
-		if (arrow) {
+		if (cast) {
+			/* The parser saw to the "->". */
+			sid = id;
+			st = t;
+			ret = tkp_btf_deref(c, a, op);
+			if (ret)
+				return ret;
+			a->drf[a->ndrf - 1] -= bias;
+			cast = false;
+		} else if (arrow) {
 			if (tkp_btf_is_void(t) || !btf_type_is_ptr(t))
 				return tkp_btf_fail(c, op,
 						    "'%.*s' is %s, not a pointer: '->' needs one ('.' reaches a member in place)",
 						    wlen, what, tname);
-			st = tkp_btf_skip(btf, t->type);
+			sid = t->type;
+			st = tkp_btf_skip(btf, sid);
 			if (tkp_btf_is_void(st) || !btf_type_is_struct(st))
 				return tkp_btf_fail(c, op,
 						    "'%.*s' is %s, not a pointer to a struct or union: '->' needs one (+OFFS(...):TYPE reads any address)",
 						    wlen, what, tname);
-			if (a->ndrf >= TKP_MAX_DEREF)
-				return tkp_btf_err(c, op, TKP_ERR_TOO_MANY_OPS);
-			a->drf[a->ndrf++] = 0;
+			ret = tkp_btf_deref(c, a, op);
+			if (ret)
+				return ret;
 		} else {
 			st = t;
 			if (tkp_btf_is_void(st) || !btf_type_is_struct(st))
@@ -479,8 +510,7 @@ static int tkp_btf_walk(struct tkp_argctx *c, struct tkp_arg *a, u32 id,
 			tkp_btf_members(btf, st, &l, 0);
 			/* The struct's own name, not its pointer's. */
 			if (arrow)
-				tkp_btf_tname(btf, t->type, tname,
-					      sizeof(tname));
+				tkp_btf_tname(btf, sid, tname, sizeof(tname));
 			return tkp_btf_fail(c, name, "No member '%.*s' in %s: %s",
 					    (int)(p - name), name, tname, list);
 		}
@@ -510,11 +540,169 @@ static int tkp_btf_walk(struct tkp_argctx *c, struct tkp_arg *a, u32 id,
 		ctx->bf_size = cbits / 8;
 	}
 	ctx->arg = a;
+	ctx->tbtf = btf;
 	ctx->type_id = id;
 	ctx->ndrf = a->ndrf;
 	ctx->what = what;
 	ctx->what_len = wlen;
 	return 0;
+}
+
+static int tkp_btf_walk(struct tkp_argctx *c, struct tkp_arg *a,
+			const struct btf *btf, u32 id, const char *p,
+			const char *end, const char *what, int wlen)
+{
+	return tkp_btf_walk_from(c, a, btf, id, false, 0, p, end, what, wlen);
+}
+
+/*
+ * The BTF to find a struct by name in: the function's (a module's reaches
+ * vmlinux's too), or vmlinux's where the place is not a function's entry.
+ */
+static int tkp_btf_types(struct tkp_argctx *c, const char *at,
+			 const struct btf **btf)
+{
+	struct btf *vmlinux;
+	int ret;
+
+	ret = tkp_btf_func(c, NULL);
+	if (ret == -ENOMEM)
+		return ret;
+	if (!ret) {
+		*btf = c->spec->btf->btf;
+		return 0;
+	}
+	/* Built in and never freed: no reference is needed. */
+	vmlinux = bpf_get_btf_vmlinux();
+	if (IS_ERR_OR_NULL(vmlinux))
+		return tkp_btf_err(c, at, TKP_ERR_NO_BTF);
+	*btf = vmlinux;
+	return 0;
+}
+
+/*
+ * Members from a value taken as a pointer to struct @sname (@slen), or
+ * with @field to that member of it: see tkp_btf_cast().  A refusal to
+ * find the struct points at @at.
+ */
+static int tkp_btf_cast_to(struct tkp_argctx *c, struct tkp_arg *a,
+			   const char *at, const char *sname, size_t slen,
+			   const char *field, size_t flen, const char *p,
+			   const char *end)
+{
+	const char *f = field, *fend = field + flen, *name;
+	const struct btf_member *m;
+	const struct btf_type *st;
+	const struct btf *btf;
+	char sbuf[KSYM_NAME_LEN];
+	u32 bits, width, bias = 0;
+	s32 id;
+	int ret;
+
+	ret = tkp_btf_types(c, at, &btf);
+	if (ret)
+		return ret;
+	if (slen >= sizeof(sbuf))
+		return tkp_btf_fail(c, at, "No struct or union '%.*s' in BTF",
+				    (int)slen, sname);
+	memcpy(sbuf, sname, slen);
+	sbuf[slen] = '\0';
+	id = btf_find_by_name_kind(btf, sbuf, BTF_KIND_STRUCT);
+	if (id < 0)
+		id = btf_find_by_name_kind(btf, sbuf, BTF_KIND_UNION);
+	if (id < 0)
+		return tkp_btf_fail(c, at, "No struct or union '%s' in BTF",
+				    sbuf);
+
+	/* container_of(): FIELD's offset in the struct, through "." too. */
+	st = btf_type_by_id(btf, id);
+	while (field && f < fend) {
+		name = f;
+		while (f < fend && *f != '.')
+			f++;
+		width = 0;
+		m = NULL;
+		if (f > name && st && btf_type_is_struct(st))
+			m = tkp_btf_member(btf, st, name, f - name, &bits,
+					   &width, 0);
+		if (!m)
+			return tkp_btf_fail(c, name,
+					    "No member '%.*s' in struct %s%s",
+					    (int)(f - name), name, sbuf,
+					    name == field ? "" : " at that path");
+		if (width || bits % 8)
+			return tkp_btf_fail(c, name,
+					    "'%.*s' is a bitfield: a typecast's field must start on a byte",
+					    (int)(f - name), name);
+		bias += bits / 8;
+		st = tkp_btf_skip(btf, m->type);
+		if (f < fend)
+			f++;
+	}
+	return tkp_btf_walk_from(c, a, btf, id, true, bias, p, end, sname,
+				 slen);
+}
+
+/**
+ * tkp_btf_cast - a typecast: members from a value taken as a struct pointer
+ * @c: the word, for error positions
+ * @a: the argument, holding the cast's target when called
+ * @sname: the struct (or union) name, "file"
+ * @slen: its length
+ * @field: for "(STRUCT,FIELD)", the member (maybe "a.b") the target points
+ *	   at, or NULL
+ * @flen: its length
+ * @p: the members, from the first "->"
+ * @end: their end
+ *
+ * Return: 0, -EINVAL with the error in @c's spec, or -ENOMEM.
+ */
+int tkp_btf_cast(struct tkp_argctx *c, struct tkp_arg *a, const char *sname,
+		 size_t slen, const char *field, size_t flen, const char *p,
+		 const char *end)
+{
+	return tkp_btf_cast_to(c, a, sname, sname, slen, field, flen, p, end);
+}
+
+/**
+ * tkp_btf_percpu - carry a BTF type through this_cpu_ptr() or _read()
+ * @c: the word
+ * @a: the argument, its per-CPU access added
+ * @read: this_cpu_read(): the type is what the pointer points at
+ * @was: the number of dereferences before it was added
+ *
+ * A per-CPU pointer typed by BTF ("int __percpu *counter") keeps its
+ * type, and what this_cpu_read() reads has the pointed-at type; anything
+ * else has the default type.
+ */
+void tkp_btf_percpu(struct tkp_argctx *c, struct tkp_arg *a, bool read,
+		    unsigned int was)
+{
+	struct tkp_btf *ctx = c->spec->btf;
+	const struct btf_type *t;
+
+	if (!ctx || ctx->arg != a)
+		return;
+	t = tkp_btf_skip(ctx->tbtf, ctx->type_id);
+	if (ctx->ndrf != was || ctx->bf_width || tkp_btf_is_void(t) ||
+	    !btf_type_is_ptr(t)) {
+		ctx->arg = NULL;
+		return;
+	}
+	if (read)
+		ctx->type_id = t->type;
+	ctx->ndrf = a->ndrf;
+}
+
+/**
+ * tkp_btf_forget - the argument's value is no longer what BTF typed
+ * @c: the word
+ * @a: the argument
+ */
+void tkp_btf_forget(struct tkp_argctx *c, struct tkp_arg *a)
+{
+	if (c->spec->btf && c->spec->btf->arg == a)
+		c->spec->btf->arg = NULL;
 }
 
 /**
@@ -561,7 +749,7 @@ int tkp_btf_fetch(struct tkp_argctx *c, const char *b, size_t len,
 	a->src = TKP_SRC_ARG;
 	a->param = i;
 	a->at_entry = c->spec->is_return;
-	return tkp_btf_walk(c, a, params[i].type, p, end, b, p - b);
+	return tkp_btf_walk(c, a, ctx->btf, params[i].type, p, end, b, p - b);
 }
 
 /**
@@ -589,11 +777,15 @@ int tkp_btf_var(struct tkp_argctx *c, const char *b, size_t len,
 	int ret;
 	u32 id;
 
+	/* $current is the task's struct task_struct, at any place. */
+	if (a->src == TKP_SRC_CURRENT)
+		return arrow ? tkp_btf_cast_to(c, a, b, "task_struct", 11,
+					       NULL, 0, arrow, end) : 0;
 	if (a->src != TKP_SRC_ARG && a->src != TKP_SRC_RETVAL) {
 		if (!arrow)
 			return 0;
 		return tkp_btf_fail(c, arrow,
-				    "'->' follows an argument's name, $argN or $retval");
+				    "'->' follows an argument's name, $argN, $retval or $current");
 	}
 	ret = tkp_btf_func(c, arrow ? b : NULL);
 	if (ret == -ENOMEM || (ret && arrow))
@@ -634,7 +826,7 @@ int tkp_btf_var(struct tkp_argctx *c, const char *b, size_t len,
 			return ret;
 		id = params[a->param].type;
 	}
-	return tkp_btf_walk(c, a, id, vend, end, b, vend - b);
+	return tkp_btf_walk(c, a, ctx->btf, id, vend, end, b, vend - b);
 }
 
 static void tkp_btf_set(struct tkp_arg *a, enum tkp_type_id id,
@@ -701,7 +893,7 @@ int tkp_btf_type(struct tkp_argctx *c, struct tkp_arg *a, const char *type)
 	/* Dereferenced further ("+8(file)"): what is there is unknown. */
 	if (a->ndrf != ctx->ndrf)
 		return 0;
-	btf = ctx->btf;
+	btf = ctx->tbtf;
 	t = tkp_btf_skip(btf, ctx->type_id);
 	if (!tkp_btf_is_void(t) && btf_is_array(t))
 		elem = tkp_btf_skip(btf, btf_array(t)->type);

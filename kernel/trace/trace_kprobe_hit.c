@@ -230,6 +230,8 @@ static nokprobe_inline unsigned long tkp_source(const struct tkp_arg *a,
 		return tkp_kernel_arg(regs, a->param);
 	case TKP_SRC_DURATION:
 		return trace_clock_local() - __this_cpu_read(tkp_entry_ns);
+	case TKP_SRC_CURRENT:
+		return (unsigned long)current;
 	default:
 		return a->param;
 	}
@@ -357,6 +359,45 @@ fault:
 	memset(dst, 0, a->size * n);
 	return false;
 }
+
+/*
+ * tkp_fetch_value() for an argument with this_cpu_ptr() or this_cpu_read()
+ * (TKP_OP_PCPU): a dereference's address may be a per-CPU one, taken on
+ * this CPU (the caller keeps preemption off), and the value may be the
+ * last address itself.  Out of line: nothing else pays for the tests.
+ */
+static noinline bool tkp_fetch_pcpu(const struct tkp_arg *a,
+				    struct pt_regs *regs, u8 *dst)
+{
+	unsigned int i, last = a->ndrf - 1, n = a->count ?: 1;
+	unsigned long v = tkp_source(a, regs);
+	struct tkp_word w;
+
+	for (i = 0; ; i++) {
+		v += a->drf[i];
+		if (a->pcpu & BIT(i))
+			v = (unsigned long)this_cpu_ptr((void __percpu __force *)v);
+		if (i == last)
+			break;
+		w = tkp_is_user(v, a->user & BIT(i)) ? tkp_uload_word(v) :
+						       tkp_kload_word(v);
+		if (!w.ok)
+			goto fault;
+		v = w.val;
+	}
+	if (a->addr_only)
+		tkp_put(dst, v, a->size);
+	else if (!tkp_load(dst, v, a->size * n, a->last_user))
+		goto fault;
+	if (a->kind == TKP_K_BITFIELD)
+		tkp_put(dst, (tkp_get(dst, a->size) << a->bf_lshift) >>
+			a->bf_rshift, a->size);
+	return true;
+fault:
+	memset(dst, 0, a->size * n);
+	return false;
+}
+NOKPROBE_SYMBOL(tkp_fetch_pcpu);
 
 /*
  * A string in memory (TKP_OP_MSTR) into @dst, at most @room bytes; its
@@ -519,6 +560,8 @@ static noinline void tkp_entry_capture(const struct tkp_probe *tp,
 			*(u16 *)(data + a->entry_off) = len;
 		} else {
 			data[a->entry_off + a->size * (a->count ?: 1)] =
+				a->pcpu ?
+				tkp_fetch_pcpu(a, regs, data + a->entry_off) :
 				tkp_fetch_value(a, regs, data + a->entry_off);
 		}
 	}
@@ -562,6 +605,11 @@ static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_event *ev,
 		case TKP_OP_ENTRY:
 			pos += tkp_from_entry(ev, a, buf, field, pos - hdr,
 					      &faults);
+			continue;
+		case TKP_OP_PCPU:
+			if (!tkp_fetch_pcpu(a, regs, field) &&
+			    a->fault_bit != 0xff)
+				faults |= BIT_ULL(a->fault_bit);
 			continue;
 		case TKP_OP_MSTR:
 		case TKP_OP_SYMSTR:

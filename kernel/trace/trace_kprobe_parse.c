@@ -87,6 +87,12 @@ const char *tkp_err_text[] = {
 		"Argument names and $arg* are only for a function's entry or return: not at an offset, an address or a wildcard",
 	[TKP_ERR_BAD_VAR_ARGS]	  = "$arg* stands alone: no name, type or dereference",
 	[TKP_ERR_DOUBLE_ARGS]	  = "$arg* can be used only once",
+	[TKP_ERR_TYPECAST_REQ_FIELD] = "Typecast requires a field access",
+	[TKP_ERR_TYPECAST_BAD_ARROW] =
+		"Typecast field option does not support -> operator",
+	[TKP_ERR_TYPECAST_SYM_OFFSET] =
+		"@SYM+/-OFFSET with typecast needs parentheses",
+	[TKP_ERR_TOO_MANY_NESTED] = "Too many nested typecasts/dereferences",
 	/* Filled in by trace_kprobe_btf.c before use. */
 	[TKP_ERR_BTF_MSG ... TKP_ERR_BTF_MSG_LAST] = "",
 };
@@ -359,8 +365,8 @@ static int tkp_parse_mem(struct tkp_argctx *c, const char *b, size_t len,
 }
 
 /*
- * "$stackN", "$stack", "$retval", "$comm", "$argN"; "$argN->member" and
- * "$retval->member" through BTF.
+ * "$stackN", "$stack", "$retval", "$comm", "$current", "$argN";
+ * "$argN->member", "$retval->member" and "$current->member" through BTF.
  */
 static int tkp_parse_var(struct tkp_argctx *c, const char *b, size_t len,
 			 struct tkp_arg *a)
@@ -380,6 +386,8 @@ static int tkp_parse_var(struct tkp_argctx *c, const char *b, size_t len,
 		a->src = TKP_SRC_DURATION;
 	} else if (vlen == 4 && !strncmp(v, "comm", 4)) {
 		a->src = TKP_SRC_COMM;
+	} else if (vlen == 7 && !strncmp(v, "current", 7)) {
+		a->src = TKP_SRC_CURRENT;
 	} else if (vlen == 5 && !strncmp(v, "stack", 5)) {
 		a->src = TKP_SRC_STACKP;
 	} else if (vlen > 5 && !strncmp(v, "stack", 5)) {
@@ -431,6 +439,134 @@ static int tkp_parse_imm(struct tkp_argctx *c, const char *b, size_t len,
 	return 0;
 }
 
+static int tkp_parse_fetch(struct tkp_argctx *c, const char *b, size_t len,
+			   struct tkp_arg *a);
+
+/* One more typecast or this_cpu_*() around @b's fetch, if allowed. */
+static int tkp_parse_nested(struct tkp_argctx *c, const char *at,
+			    const char *b, size_t len, struct tkp_arg *a)
+{
+	int ret;
+
+	if (c->nest >= TKP_MAX_NEST)
+		return tkp_arg_fail(c, at, TKP_ERR_TOO_MANY_NESTED);
+	if (!len)
+		return tkp_arg_fail(c, b, TKP_ERR_NO_ARG_BODY);
+	c->nest++;
+	ret = tkp_parse_fetch(c, b, len, a);
+	c->nest--;
+	if (ret)
+		return ret;
+	if (a->src == TKP_SRC_COMM || a->src == TKP_SRC_IMMSTR)
+		return tkp_arg_fail(c, b, TKP_ERR_COMM_CANT_DEREF);
+	return 0;
+}
+
+/*
+ * "(STRUCT)TARGET->member..." and "(STRUCT,FIELD)TARGET->member...": the
+ * value of TARGET, any fetch argument, taken as a pointer to a STRUCT
+ * (or union), or with FIELD ("a.b" reaches into members) as a pointer to
+ * that member of a STRUCT, whose start is then FIELD's offset before it,
+ * as container_of() has it.  The members after it are the STRUCT's,
+ * through BTF.  TARGET runs to the first "->" outside parentheses; a
+ * parenthesised TARGET may hold "->" and casts of its own.
+ */
+static int tkp_parse_cast(struct tkp_argctx *c, const char *b, size_t len,
+			  struct tkp_arg *a)
+{
+	const char *end = b + len, *close, *comma, *t, *q;
+	size_t slen, flen = 0;
+	int depth = 0, ret;
+
+	close = strnchr(b, len, ')');
+	if (!close)
+		return tkp_arg_fail(c, end, TKP_ERR_DEREF_OPEN_BRACE);
+	comma = strnchr(b, close - b, ',');
+	slen = (comma ?: close) - (b + 1);
+	if (!slen || !tkp_name_ok(b + 1, slen))
+		return tkp_arg_fail(c, b + 1, TKP_ERR_BAD_FETCH_ARG);
+	if (comma) {
+		flen = close - (comma + 1);
+		q = strnstr(comma + 1, "->", flen);
+		if (q)
+			return tkp_arg_fail(c, q, TKP_ERR_TYPECAST_BAD_ARROW);
+	}
+
+	/* TARGET: to its closing parenthesis, or to the first "->". */
+	t = close + 1;
+	if (*t == '(') {
+		for (q = t; q < end; q++) {
+			if (*q == '(')
+				depth++;
+			else if (*q == ')' && !--depth)
+				break;
+		}
+		if (q == end)
+			return tkp_arg_fail(c, end, TKP_ERR_DEREF_OPEN_BRACE);
+		ret = tkp_parse_nested(c, b, t + 1, q - (t + 1), a);
+		q++;
+	} else {
+		for (q = t; q < end; q++) {
+			if (*q == '(')
+				depth++;
+			else if (*q == ')')
+				depth--;
+			else if (!depth && end - q >= 2 && !strncmp(q, "->", 2))
+				break;
+		}
+		if (*t == '@' && strcspn(t, "+-") < q - t)
+			return tkp_arg_fail(c, t, TKP_ERR_TYPECAST_SYM_OFFSET);
+		ret = tkp_parse_nested(c, b, t, q - t, a);
+	}
+	if (ret)
+		return ret;
+	/* A cast is for reaching members: a bare one would read nothing. */
+	if (end - q < 2 || q[0] != '-' || q[1] != '>')
+		return tkp_arg_fail(c, q, TKP_ERR_TYPECAST_REQ_FIELD);
+	return tkp_btf_cast(c, a, b + 1, slen, comma ? comma + 1 : NULL, flen,
+			    q, end);
+}
+
+/*
+ * "this_cpu_ptr(FETCHARG)": this CPU's address for the per-CPU pointer
+ * that FETCHARG is (for "@SYM", the per-CPU variable SYM itself), as
+ * this_cpu_ptr() gives it; "this_cpu_read(FETCHARG)": what is there.
+ * Kept as a dereference whose address is taken on this CPU, its value the
+ * address itself for this_cpu_ptr().
+ */
+static int tkp_parse_percpu(struct tkp_argctx *c, const char *b, size_t len,
+			    struct tkp_arg *a, bool read)
+{
+	const char *in = strnchr(b, len, '(') + 1, *end = b + len;
+	unsigned int was;
+	int ret;
+
+	if (end[-1] != ')')
+		return tkp_arg_fail(c, end, TKP_ERR_DEREF_OPEN_BRACE);
+	ret = tkp_parse_nested(c, b, in, end - 1 - in, a);
+	if (ret)
+		return ret;
+	was = a->ndrf;
+	/* "@SYM" reads the variable: here it is the variable's address. */
+	if (*in == '@' && !a->addr_only)
+		a->addr_only = true;
+	if (a->addr_only) {
+		if (a->pcpu & BIT(a->ndrf - 1))
+			return tkp_arg_fail(c, b, TKP_ERR_TOO_MANY_OPS);
+		a->pcpu |= BIT(a->ndrf - 1);
+	} else {
+		if (a->ndrf >= TKP_MAX_DEREF)
+			return tkp_arg_fail(c, b, TKP_ERR_TOO_MANY_OPS);
+		a->pcpu |= BIT(a->ndrf);
+		a->drf[a->ndrf++] = 0;
+		a->addr_only = true;
+	}
+	if (read)
+		a->addr_only = false;
+	tkp_btf_percpu(c, a, read, was);
+	return 0;
+}
+
 /* The fetch expression in @b (@len characters), innermost part first. */
 static int tkp_parse_fetch(struct tkp_argctx *c, const char *b, size_t len,
 			   struct tkp_arg *a)
@@ -462,10 +598,16 @@ static int tkp_parse_fetch(struct tkp_argctx *c, const char *b, size_t len,
 		return tkp_parse_var(c, b, len, a);
 	case '\\':
 		return tkp_parse_imm(c, b, len, a);
+	case '(':
+		return tkp_parse_cast(c, b, len, a);
 	case '+':
 	case '-':
 		break;
 	default:
+		if (len > 13 && !strncmp(b, "this_cpu_ptr(", 13))
+			return tkp_parse_percpu(c, b, len, a, false);
+		if (len > 14 && !strncmp(b, "this_cpu_read(", 14))
+			return tkp_parse_percpu(c, b, len, a, true);
 		/* A name: an argument of the function, from BTF. */
 		if (isalpha(b[0]) || b[0] == '_')
 			return tkp_btf_fetch(c, b, len, a);
@@ -490,6 +632,15 @@ static int tkp_parse_fetch(struct tkp_argctx *c, const char *b, size_t len,
 		return ret;
 	if (a->src == TKP_SRC_COMM || a->src == TKP_SRC_IMMSTR)
 		return tkp_arg_fail(c, open + 1, TKP_ERR_COMM_CANT_DEREF);
+	if (a->addr_only) {
+		/* An address (this_cpu_ptr()): read at it, plus OFFS. */
+		a->addr_only = false;
+		if (user)
+			a->user |= BIT(a->ndrf - 1);
+		a->drf[a->ndrf - 1] += b[0] == '-' ? -offs : offs;
+		tkp_btf_forget(c, a);
+		return 0;
+	}
 	if (a->ndrf >= TKP_MAX_DEREF)
 		return tkp_arg_fail(c, b, TKP_ERR_TOO_MANY_OPS);
 	if (user)
@@ -795,8 +946,11 @@ static int tkp_parse_arg(struct tkp_spec *spec, int word, const char *w,
 	if (a->kind == TKP_K_STRING && !a->ndrf && a->type != TKP_T_SYMSTR &&
 	    a->src != TKP_SRC_COMM && a->src != TKP_SRC_IMMSTR)
 		return tkp_arg_fail(&c, sep + 1, TKP_ERR_BAD_STRING);
-	if (a->count && !a->ndrf)
+	if (a->count && (!a->ndrf || a->addr_only))
 		return tkp_arg_fail(&c, sep + 1, TKP_ERR_ARRAY_NOT_MEM);
+	/* Per-CPU strings are not read: a string is read in one go. */
+	if (a->kind == TKP_K_STRING && a->pcpu)
+		return tkp_arg_fail(&c, sep ? sep + 1 : w, TKP_ERR_BAD_STRING);
 	/* An entry keeps one string per argument for its return. */
 	if (a->at_entry && a->kind == TKP_K_STRING && a->count)
 		return tkp_arg_fail(&c, sep + 1, TKP_ERR_ENTRY_STR_ARRAY);
@@ -901,6 +1055,8 @@ static u8 tkp_op(const struct tkp_arg *a)
 {
 	if (a->at_entry)
 		return TKP_OP_ENTRY;
+	if (a->pcpu)
+		return TKP_OP_PCPU;
 	if (a->reg_off != TKP_NO_REG)
 		return TKP_OP_REG;
 	if (a->kind != TKP_K_STRING)

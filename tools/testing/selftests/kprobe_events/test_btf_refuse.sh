@@ -65,7 +65,7 @@ refused_at 'p:bx vfs_read file->private_data^->x' "'private_data' is void *, not
 refused_at 'p:bx vfs_read file->^' "A member name must follow '->'"
 refused_at 'p:bx vfs_read file^+8' "Expected '->' or '.' and a member name after 'file'"
 refused_at 'p:bx vfs_read count:^string' "'count' is size_t: a string needs char * or char[]"
-refused_at 'p:bx vfs_read $comm^->x' "'->' follows an argument's name, \$argN or \$retval"
+refused_at 'p:bx vfs_read $comm^->x' "'->' follows an argument's name, \$argN, \$retval or \$current"
 refused_at 'r:bx kfree ^$retval' 'kfree returns void: it has no $retval'
 refused_at 'r:bx kfree ^$retval->x' 'kfree returns void: it has no $retval'
 

@@ -35,7 +35,16 @@ items() {
 		on { exit }
 		{ s = $0; sub(/^[ \t]*/, "", s) }
 		index(s, label) == 1 { print substr(s, length(label) + 1); on = 1 }
-	' /tmp/kpe_readme | tr ',' '\n' |
+	' /tmp/kpe_readme |
+		# items are split at commas outside brackets and parentheses
+		awk '{ n = length($0); d = 0; s = ""
+			for (i = 1; i <= n; i++) {
+				c = substr($0, i, 1)
+				if (c == "[" || c == "(") d++
+				else if (c == "]" || c == ")") d--
+				if (c == "," && !d) { print s; s = "" } else s = s c
+			}
+			print s }' |
 		sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^$/d' > /tmp/kpe_items
 }
 
@@ -207,6 +216,14 @@ while read -r it; do
 	'\imm-value') record "fetcharg \\imm-value" "p:kpe_rg/t vfs_read f=\\42:u8" '42' ;;
 	'\"imm-string"') record "fetcharg \\\"imm-string\"" "p:kpe_rg/t vfs_read f=\\\"kpe\"" '"kpe"' ;;
 	'<argname>[->field[->field|.field...]]') ;;	# below
+	'$current') record "fetcharg \$current" "p:kpe_rg/t vfs_read f=\$current" '0x[0-9a-f]+' ;;
+	'[(structname[,field])]<argname>[->field[->field|.field...]]')
+		record "fetcharg (structname)<argname>->field" "p:kpe_rg/t vfs_open f=(path)path->dentry:x64" '0x[0-9a-f]+'
+		record "fetcharg (structname,field)<argname>->field" "p:kpe_rg/t vfs_open f=(path,dentry)path->mnt:x64" '0x[0-9a-f]+' ;;
+	'[(structname[,field])](fetcharg)->field[->field|.field...]')
+		record "fetcharg (structname)(fetcharg)->field" "p:kpe_rg/t vfs_open f=(path)($A1)->dentry:x64" '0x[0-9a-f]+' ;;
+	'this_cpu_read(<fetcharg>)') record "fetcharg this_cpu_read()" "p:kpe_rg/t vfs_read f=this_cpu_read(@runqueues)" '0x[0-9a-f]+' ;;
+	'this_cpu_ptr(<fetcharg>)') record "fetcharg this_cpu_ptr()" "p:kpe_rg/t vfs_read f=this_cpu_ptr(@runqueues)" '0x[0-9a-f]+' ;;
 	*) bad "fetcharg: the test does not know the README's '$it'" ;;
 	esac
 done < /tmp/kpe_items

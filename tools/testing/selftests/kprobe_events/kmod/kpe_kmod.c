@@ -156,6 +156,38 @@ static noinline __noclone __used void kpe_api_target(void)
 	barrier();
 }
 
+/*
+ * What typecasts and this_cpu_read() are tested on: kpe_box_fn() gets a
+ * pointer to a member of kpe_box, list_head node (and one to in.y), not
+ * to the struct (the container_of() form finds the struct from it), and
+ * the struct holds a per-CPU counter, incremented on this CPU before each
+ * call.  Each box write calls it once.
+ */
+struct kpe_box {
+	unsigned long		magic;
+	struct list_head	node;
+	struct {
+		int		x;
+		int		y;
+	} in;
+	int __percpu		*counter;
+};
+
+static DEFINE_PER_CPU(int, kpe_box_count);
+static struct kpe_box kpe_box = {
+	.magic		= 0x6b7065626f78UL,	/* "kpebox" */
+	.in		= { .x = 7, .y = 11 },
+	.counter	= &kpe_box_count,
+};
+
+static noinline __noclone __used int kpe_box_fn(struct list_head *node,
+						int *y)
+{
+	WRITE_ONCE(kpe_sink, READ_ONCE(*y));
+	barrier();
+	return node == &kpe_box.node;
+}
+
 /* ---------------------------------------------------------------------
  * nmi
  */
@@ -303,6 +335,23 @@ static ssize_t kpe_notrace_write(struct file *file, const char __user *ubuf,
 	kpe_traced_fn(v);
 	return count;
 }
+
+static ssize_t kpe_box_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	preempt_disable();
+	this_cpu_inc(kpe_box_count);
+	kpe_box_fn(&kpe_box.node, &kpe_box.in.y);
+	preempt_enable();
+	return count;
+}
+
+static const struct file_operations kpe_box_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= kpe_box_write,
+	.llseek	= default_llseek,
+};
 
 static const struct file_operations kpe_notrace_fops = {
 	.owner	= THIS_MODULE,
@@ -678,6 +727,7 @@ static int __init kpe_kmod_init(void)
 	}
 	debugfs_create_file("nmi", 0600, kpe_dir, NULL, &kpe_nmi_fops);
 	debugfs_create_file("notrace", 0200, kpe_dir, NULL, &kpe_notrace_fops);
+	debugfs_create_file("box", 0200, kpe_dir, NULL, &kpe_box_fops);
 	debugfs_create_file("notrace_on", 0400, kpe_dir, NULL,
 			    &kpe_notrace_on_fops);
 	debugfs_create_file("notrace_offset", 0400, kpe_dir, NULL,
