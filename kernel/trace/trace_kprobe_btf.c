@@ -594,7 +594,7 @@ static int tkp_btf_cast_to(struct tkp_argctx *c, struct tkp_arg *a,
 	const struct btf_member *m;
 	const struct btf_type *st;
 	const struct btf *btf;
-	char sbuf[KSYM_NAME_LEN];
+	char sbuf[TKP_MAX_ARG_TEXT + 1];
 	u32 bits, width, bias = 0;
 	s32 id;
 	int ret;
@@ -615,6 +615,9 @@ static int tkp_btf_cast_to(struct tkp_argctx *c, struct tkp_arg *a,
 				    sbuf);
 
 	/* container_of(): FIELD's offset in the struct, through "." too. */
+	if (field && !flen)
+		return tkp_btf_fail(c, field,
+				    "A member of struct %s must follow ','", sbuf);
 	st = btf_type_by_id(btf, id);
 	while (field && f < fend) {
 		name = f;
@@ -636,8 +639,8 @@ static int tkp_btf_cast_to(struct tkp_argctx *c, struct tkp_arg *a,
 					    (int)(f - name), name);
 		bias += bits / 8;
 		st = tkp_btf_skip(btf, m->type);
-		if (f < fend)
-			f++;
+		if (f < fend && ++f == fend)
+			return tkp_btf_fail(c, f, "A member name must follow '.'");
 	}
 	return tkp_btf_walk_from(c, a, btf, id, true, bias, p, end, sname,
 				 slen);
@@ -679,7 +682,7 @@ void tkp_btf_percpu(struct tkp_argctx *c, struct tkp_arg *a, bool read,
 		    unsigned int was)
 {
 	struct tkp_btf *ctx = c->spec->btf;
-	const struct btf_type *t;
+	const struct btf_type *t, *pt;
 
 	if (!ctx || ctx->arg != a)
 		return;
@@ -689,8 +692,17 @@ void tkp_btf_percpu(struct tkp_argctx *c, struct tkp_arg *a, bool read,
 		ctx->arg = NULL;
 		return;
 	}
-	if (read)
+	if (read) {
+		/* What BTF cannot type as a value keeps the default type. */
+		pt = tkp_btf_skip(ctx->tbtf, t->type);
+		if (tkp_btf_is_void(pt) ||
+		    !(btf_type_is_int(pt) || btf_is_any_enum(pt) ||
+		      btf_type_is_ptr(pt))) {
+			ctx->arg = NULL;
+			return;
+		}
 		ctx->type_id = t->type;
+	}
 	ctx->ndrf = a->ndrf;
 }
 

@@ -361,33 +361,47 @@ fault:
 }
 
 /*
- * tkp_fetch_value() for an argument with this_cpu_ptr() or this_cpu_read()
- * (TKP_OP_PCPU): a dereference's address may be a per-CPU one, taken on
- * this CPU (the caller keeps preemption off), and the value may be the
- * last address itself.  Out of line: nothing else pays for the tests.
+ * tkp_walk() for an argument with this_cpu_ptr() or this_cpu_read(): a
+ * dereference's address may be a per-CPU one, taken on this CPU (the
+ * caller keeps preemption off).  Returns the last dereference's address
+ * (the value itself where the argument is an address: addr_only).  Out
+ * of line: nothing else pays for the tests.
  */
+static noinline struct tkp_word tkp_walk_pcpu(const struct tkp_arg *a,
+					      struct pt_regs *regs)
+{
+	struct tkp_word w = { .val = tkp_source(a, regs), .ok = true };
+	unsigned int i;
+
+	/* The parser gives every per-CPU argument a dereference. */
+	for (i = 0; i < a->ndrf; i++) {
+		w.val += a->drf[i];
+		if (a->pcpu & BIT(i))
+			w.val = (unsigned long)
+				this_cpu_ptr((void __percpu __force *)w.val);
+		if (i == a->ndrf - 1)
+			break;
+		w = tkp_is_user(w.val, a->user & BIT(i)) ?
+		    tkp_uload_word(w.val) : tkp_kload_word(w.val);
+		if (!w.ok)
+			break;
+	}
+	return w;
+}
+NOKPROBE_SYMBOL(tkp_walk_pcpu);
+
+/* tkp_fetch_value() for a per-CPU argument (TKP_OP_PCPU). */
 static noinline bool tkp_fetch_pcpu(const struct tkp_arg *a,
 				    struct pt_regs *regs, u8 *dst)
 {
-	unsigned int i, last = a->ndrf - 1, n = a->count ?: 1;
-	unsigned long v = tkp_source(a, regs);
-	struct tkp_word w;
+	struct tkp_word w = tkp_walk_pcpu(a, regs);
+	unsigned int n = a->count ?: 1;
 
-	for (i = 0; ; i++) {
-		v += a->drf[i];
-		if (a->pcpu & BIT(i))
-			v = (unsigned long)this_cpu_ptr((void __percpu __force *)v);
-		if (i == last)
-			break;
-		w = tkp_is_user(v, a->user & BIT(i)) ? tkp_uload_word(v) :
-						       tkp_kload_word(v);
-		if (!w.ok)
-			goto fault;
-		v = w.val;
-	}
+	if (!w.ok)
+		goto fault;
 	if (a->addr_only)
-		tkp_put(dst, v, a->size);
-	else if (!tkp_load(dst, v, a->size * n, a->last_user))
+		tkp_put(dst, w.val, a->size);
+	else if (!tkp_load(dst, w.val, a->size * n, a->last_user))
 		goto fault;
 	if (a->kind == TKP_K_BITFIELD)
 		tkp_put(dst, (tkp_get(dst, a->size) << a->bf_lshift) >>
@@ -399,6 +413,20 @@ fault:
 }
 NOKPROBE_SYMBOL(tkp_fetch_pcpu);
 
+/* tkp_walk() or, for a per-CPU argument, tkp_walk_pcpu(): strings. */
+static nokprobe_inline bool tkp_walk_any(const struct tkp_arg *a,
+					 struct pt_regs *regs,
+					 unsigned long *val)
+{
+	struct tkp_word w;
+
+	if (likely(!a->pcpu))
+		return tkp_walk(a, regs, val);
+	w = tkp_walk_pcpu(a, regs);
+	*val = w.val;
+	return w.ok;
+}
+
 /*
  * A string in memory (TKP_OP_MSTR) into @dst, at most @room bytes; its
  * length with the NUL, 0 on a fault.
@@ -409,7 +437,7 @@ static nokprobe_inline int tkp_fetch_mstr(const struct tkp_arg *a,
 {
 	unsigned long addr;
 
-	if (!tkp_walk(a, regs, &addr))
+	if (!tkp_walk_any(a, regs, &addr))
 		return 0;
 	if (tkp_is_user(addr, a->last_user))
 		return tkp_ustrncpy(dst, addr, room);
@@ -428,7 +456,7 @@ static nokprobe_inline int tkp_fetch_symstr(const struct tkp_arg *a,
 	char *sym;
 	int len;
 
-	if (room <= 0 || !tkp_walk(a, regs, &v))
+	if (room <= 0 || !tkp_walk_any(a, regs, &v))
 		return 0;
 	if (a->ndrf) {
 		struct tkp_word w = tkp_is_user(v, a->last_user) ?

@@ -948,8 +948,11 @@ static int tkp_parse_arg(struct tkp_spec *spec, int word, const char *w,
 		return tkp_arg_fail(&c, sep + 1, TKP_ERR_BAD_STRING);
 	if (a->count && (!a->ndrf || a->addr_only))
 		return tkp_arg_fail(&c, sep + 1, TKP_ERR_ARRAY_NOT_MEM);
-	/* Per-CPU strings are not read: a string is read in one go. */
-	if (a->kind == TKP_K_STRING && a->pcpu)
+	/*
+	 * A string is read where an address points: not at this_cpu_ptr()'s
+	 * value itself, nor (for now) from string arrays of per-CPU memory.
+	 */
+	if (a->kind == TKP_K_STRING && (a->addr_only || (a->pcpu && a->count)))
 		return tkp_arg_fail(&c, sep ? sep + 1 : w, TKP_ERR_BAD_STRING);
 	/* An entry keeps one string per argument for its return. */
 	if (a->at_entry && a->kind == TKP_K_STRING && a->count)
@@ -1055,7 +1058,7 @@ static u8 tkp_op(const struct tkp_arg *a)
 {
 	if (a->at_entry)
 		return TKP_OP_ENTRY;
-	if (a->pcpu)
+	if (a->pcpu && a->kind != TKP_K_STRING)
 		return TKP_OP_PCPU;
 	if (a->reg_off != TKP_NO_REG)
 		return TKP_OP_REG;

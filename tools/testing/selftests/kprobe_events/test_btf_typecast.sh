@@ -102,7 +102,21 @@ log "bx: $total records, $same right"
 [ "$total" = 3 ] || rfail bx "$total records for 3 calls"
 [ "$same" = 3 ] || rfail bx "container_of or the per-CPU counter read wrong"
 reset || fail "reset failed"
+# A string through a per-CPU pointer.
+expect_ok 'p:bs kpe_box_fn s=+0(this_cpu_read(@kpe_box_name)):string s2=+0(+0(this_cpu_ptr(@kpe_box_name))):string'
+enable_ev bs
+echo x > /sys/kernel/debug/kpe_kmod/box
+disable_ev bs
+[ "$(grep -cF ' bs: (kpe_box_fn+0x0/0x' "$T/trace")" = 1 ] || rfail bs "no record"
+grep -qF 's="kpebox" s2="kpebox"' "$T/trace" || rfail bs "the per-CPU string was not read"
+reset || fail "reset failed"
 rmmod kpe_kmod || fail "rmmod kpe_kmod failed"
+
+# What BTF cannot type as a value (void, a struct) keeps the default type.
+expect_ok 'p:bv vfs_read x=this_cpu_read(file->private_data) y=this_cpu_read(file->f_path.dentry)'
+fmt_has bv "field:u64 x;"
+fmt_has bv "field:u64 y;"
+reset || fail "reset failed"
 
 # 5. Refusals: errno, message (a pattern), caret; nothing changes.
 refused_at() {
@@ -130,6 +144,8 @@ refused_at 'p:bx vfs_read a=(task_struct)^@jiffies+8->pid' \
 	'@SYM+/-OFFSET with typecast needs parentheses'
 refused_at 'p:bx vfs_read a=(^nosuchstruct)file->x' "No struct or union 'nosuchstruct' in BTF"
 refused_at 'p:bx vfs_read a=(file,^f_pathx)file->f_mode' "No member 'f_pathx' in struct file"
+refused_at 'p:bx vfs_read a=(file,^)file->f_mode' "A member of struct file must follow ','"
+refused_at 'p:bx vfs_read a=(file,f_path.^)file->f_mode' "A member name must follow '.'"
 refused_at 'p:bx vfs_read a=(file)file->^f_pathx' "No member 'f_pathx' in struct file: f_*"
 refused_at 'p:bx vfs_read a=this_cpu_ptr(@runqueues):^string' 'String accepts only memory argument'
 refused_at 'p:bx vfs_read a=this_cpu_read(^$comm)' '$comm can not be dereferenced'

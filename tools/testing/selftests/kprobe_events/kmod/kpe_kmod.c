@@ -161,7 +161,7 @@ static noinline __noclone __used void kpe_api_target(void)
  * pointer to a member of kpe_box, list_head node (and one to in.y), not
  * to the struct (the container_of() form finds the struct from it), and
  * the struct holds a per-CPU counter, incremented on this CPU before each
- * call.  Each box write calls it once.
+ * call, beside a per-CPU string pointer.  Each box write calls it once.
  */
 struct kpe_box {
 	unsigned long		magic;
@@ -174,6 +174,7 @@ struct kpe_box {
 };
 
 static DEFINE_PER_CPU(int, kpe_box_count);
+static DEFINE_PER_CPU(const char *, kpe_box_name);
 static struct kpe_box kpe_box = {
 	.magic		= 0x6b7065626f78UL,	/* "kpebox" */
 	.in		= { .x = 7, .y = 11 },
@@ -341,6 +342,7 @@ static ssize_t kpe_box_write(struct file *file, const char __user *ubuf,
 {
 	preempt_disable();
 	this_cpu_inc(kpe_box_count);
+	this_cpu_write(kpe_box_name, "kpebox");
 	kpe_box_fn(&kpe_box.node, &kpe_box.in.y);
 	preempt_enable();
 	return count;
