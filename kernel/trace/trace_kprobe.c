@@ -52,6 +52,7 @@
 #include <asm/setup.h>
 
 #include "trace_kprobe.h"
+#include "trace_kprobe_selftest.h"
 #include "trace_output.h"
 
 static int tkp_dyn_create(const char *raw_command);
@@ -1987,4 +1988,117 @@ static __init int tkp_init_boot(void)
 	return 0;
 }
 late_initcall_sync(tkp_init_boot);
+
+#ifdef CONFIG_FTRACE_STARTUP_TEST
+/*
+ * The boot-time self-test (CONFIG_FTRACE_STARTUP_TEST), as the kernel's
+ * tracers have theirs: an entry probe with arguments and a return probe
+ * with its value, on a function made for it, enabled in the top trace
+ * instance; one call must hit each once and write two records; then
+ * both go.  It runs after kprobe_event= probes are made, under names of
+ * its own, and says "Testing kprobe tracing: OK" or why not.
+ */
+#define TKP_ST_GROUP	"kprobes"
+
+/*
+ * The probed function is the kernel's kprobe_trace_selftest_target() (it
+ * returns the sum of its six arguments): kernel/trace is built notrace,
+ * and its file is not.
+ */
+static const char * const tkp_selftest_defs[] __initconst = {
+#ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
+	"p:" TKP_ST_GROUP "/tkp_selftest_entry kprobe_trace_selftest_target a1=$arg1:s32 a6=$arg6:s32",
+#else
+	"p:" TKP_ST_GROUP "/tkp_selftest_entry kprobe_trace_selftest_target",
+#endif
+	"r:" TKP_ST_GROUP "/tkp_selftest_return kprobe_trace_selftest_target ret=$retval:s32",
+};
+
+/* The probe of event @name, or NULL; under event_mutex. */
+static __init struct tkp_probe *tkp_selftest_probe(const char *name)
+{
+	struct dyn_event *pos;
+
+	for_each_dyn_event(pos)
+		if (is_tkp(pos) && !strcmp(tkp_event(to_tkp(pos)), name))
+			return to_tkp(pos);
+	return NULL;
+}
+
+/* Enable or disable both events in the top instance. */
+static __init int tkp_selftest_enable(int enable)
+{
+	static const char * const names[] __initconst = {
+		"tkp_selftest_entry", "tkp_selftest_return",
+	};
+	struct trace_event_file *file;
+	int i, ret = 0;
+
+	mutex_lock(&event_mutex);
+	for (i = 0; i < ARRAY_SIZE(names) && !ret; i++) {
+		file = find_event_file(top_trace_array(), TKP_ST_GROUP,
+				       names[i]);
+		ret = file ? trace_event_enable_disable(file, enable, 0) :
+			     -ENOENT;
+	}
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
+static __init const char *tkp_selftest_run(void)
+{
+	int (*volatile target)(int, int, int, int, int, int) =
+		kprobe_trace_selftest_target;
+	struct trace_buffer *buf = top_trace_array()->array_buffer.buffer;
+	unsigned long before, hits[2];
+	struct tkp_probe *tp;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(tkp_selftest_defs); i++)
+		if (tkp_run_command(tkp_selftest_defs[i]))
+			return "a definition was refused";
+	if (tkp_selftest_enable(1))
+		return "an event could not be enabled";
+	before = ring_buffer_entries(buf);
+	if (target(1, 2, 3, 4, 5, 6) != 21)
+		return "the probed function returned a wrong value";
+	if (tkp_selftest_enable(0))
+		return "an event could not be disabled";
+	mutex_lock(&event_mutex);
+	tp = tkp_selftest_probe("tkp_selftest_entry");
+	hits[0] = tp ? tkp_hits(tp) : 0;
+	tp = tkp_selftest_probe("tkp_selftest_return");
+	hits[1] = tp ? tkp_hits(tp) : 0;
+	mutex_unlock(&event_mutex);
+	if (hits[0] != 1 || hits[1] != 1)
+		return "a probe did not fire exactly once";
+	if (ring_buffer_entries(buf) < before + 2)
+		return "no record was written";
+	if (tkp_run_command("-:" TKP_ST_GROUP "/tkp_selftest_entry") ||
+	    tkp_run_command("-:" TKP_ST_GROUP "/tkp_selftest_return"))
+		return "a probe could not be removed";
+	return NULL;
+}
+
+static __init int tkp_selftest(void)
+{
+	const char *why;
+
+	if (tracing_selftest_disabled)
+		return 0;
+	if (tracing_init_dentry() || security_locked_down(LOCKDOWN_TRACEFS)) {
+		pr_info("Testing kprobe tracing: skipped (no tracefs)\n");
+		return 0;
+	}
+	why = tkp_selftest_run();
+	if (why) {
+		pr_err("Testing kprobe tracing: FAILED: %s\n", why);
+		/* What is left is the user's to see and remove. */
+		return 0;
+	}
+	pr_info("Testing kprobe tracing: OK\n");
+	return 0;
+}
+late_initcall_sync(tkp_selftest);
+#endif /* CONFIG_FTRACE_STARTUP_TEST */
 

@@ -96,7 +96,7 @@ echo 1 > "$T/events/kprobes/enable" || fail "enable failed"
 ( work 100000 ) &
 bg=$!
 n=0
-while [ $n -lt 20 ]; do
+while [ $n -lt 10 ]; do
 	expect_ok "p:kprobes/mv $F"
 	enable_ev mv
 	disable_ev mv
