@@ -338,16 +338,20 @@ static __always_inline void tkp_copy(u8 *dst, const u8 *src, unsigned int n)
 		*dst = *src;
 }
 
-/* A scalar or array argument into its field; false on a fault. */
-static nokprobe_inline bool tkp_fetch_value(const struct tkp_arg *a,
-					    struct pt_regs *regs, u8 *dst)
+/*
+ * The end of a scalar or array argument's fetch, into its field: @v, as
+ * walked (@ok: without a fault), is the value itself when @is_value, the
+ * address to read it at otherwise.  False on a fault.
+ */
+static nokprobe_inline bool tkp_fetch_from(const struct tkp_arg *a, bool ok,
+					   unsigned long v, bool is_value,
+					   u8 *dst)
 {
 	unsigned int n = a->count ?: 1;
-	unsigned long v;
 
-	if (!tkp_walk(a, regs, &v))
+	if (!ok)
 		goto fault;
-	if (!a->ndrf)
+	if (is_value)
 		tkp_put(dst, v, a->size);
 	else if (!tkp_load(dst, v, a->size * n, a->last_user))
 		goto fault;
@@ -358,6 +362,16 @@ static nokprobe_inline bool tkp_fetch_value(const struct tkp_arg *a,
 fault:
 	memset(dst, 0, a->size * n);
 	return false;
+}
+
+/* A scalar or array argument into its field; false on a fault. */
+static nokprobe_inline bool tkp_fetch_value(const struct tkp_arg *a,
+					    struct pt_regs *regs, u8 *dst)
+{
+	unsigned long v = 0;
+	bool ok = tkp_walk(a, regs, &v);
+
+	return tkp_fetch_from(a, ok, v, !a->ndrf, dst);
 }
 
 /*
@@ -395,21 +409,8 @@ static noinline bool tkp_fetch_pcpu(const struct tkp_arg *a,
 				    struct pt_regs *regs, u8 *dst)
 {
 	struct tkp_word w = tkp_walk_pcpu(a, regs);
-	unsigned int n = a->count ?: 1;
 
-	if (!w.ok)
-		goto fault;
-	if (a->addr_only)
-		tkp_put(dst, w.val, a->size);
-	else if (!tkp_load(dst, w.val, a->size * n, a->last_user))
-		goto fault;
-	if (a->kind == TKP_K_BITFIELD)
-		tkp_put(dst, (tkp_get(dst, a->size) << a->bf_lshift) >>
-			a->bf_rshift, a->size);
-	return true;
-fault:
-	memset(dst, 0, a->size * n);
-	return false;
+	return tkp_fetch_from(a, w.ok, w.val, a->addr_only, dst);
 }
 NOKPROBE_SYMBOL(tkp_fetch_pcpu);
 
