@@ -947,7 +947,8 @@ static int tkp_parse_arg(struct tkp_spec *spec, int word, const char *w,
 	    a->src != TKP_SRC_COMM && a->src != TKP_SRC_IMMSTR)
 		return tkp_arg_fail(&c, sep + 1, TKP_ERR_BAD_STRING);
 	if (a->count && (!a->ndrf || a->addr_only))
-		return tkp_arg_fail(&c, sep + 1, TKP_ERR_ARRAY_NOT_MEM);
+		return tkp_arg_fail(&c, sep ? sep + 1 : w,
+				    TKP_ERR_ARRAY_NOT_MEM);
 	/*
 	 * A string is read where an address points: not at this_cpu_ptr()'s
 	 * value itself, nor (for now) from string arrays of per-CPU memory.
