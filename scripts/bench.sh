@@ -396,8 +396,9 @@ in line, its interrupt tests only in an interrupt), which it uses too.
 Since issue 24 a record goes through the trace event core's API
 (trace_event_file_plain(), the core's reservation and commit) and a
 string through the kernel's nofault copies: the ret, offset and ustring
-goals (and retval's on 6.12, by 0.01) had been met with copies of core
-internals that are gone, and are not met through the API alone.
+goals had been met with copies of core internals that are gone, and are
+not met through the API alone (retval's is met again on 6.12 since the
+hit path lost its stack canary).
 
 ### Method
 
