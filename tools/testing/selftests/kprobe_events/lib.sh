@@ -210,6 +210,29 @@ expect_refused() {
 	log "refused with $1: '$2'"
 }
 
+# refused_at 'LINE, ^ before the fault' 'MESSAGE' [prefix]: refused with
+# EINVAL and nothing changed (expect_refused), error_log's message is
+# MESSAGE exactly (with "prefix": starts with it), and its caret is
+# where the ^ was.
+refused_at() {
+	_line=$(printf '%s' "$1" | tr -d '^')
+	_pos=${1%%^*}
+	_pos=${#_pos}
+	expect_refused EINVAL "$_line"
+	_msg=$(grep -F 'trace_kprobe: error: ' "$T/error_log" | tail -n 1)
+	_msg=${_msg#*trace_kprobe: error: }
+	if [ "$3" = prefix ]; then
+		case $_msg in
+		"$2"*) ;;
+		*) fail "'$_line': message '$_msg', want '$2...'" ;;
+		esac
+	else
+		[ "$_msg" = "$2" ] || fail "'$_line': message '$_msg', want '$2'"
+	fi
+	[ "$(tail -n 1 "$T/error_log" | wc -c)" = $((13 + _pos)) ] ||
+		fail "'$_line': caret not at $_pos: $(cat "$T/error_log")"
+}
+
 # check_event_files [GRP/]EVENT: event dir with enable/format/id/filter
 check_event_files() {
 	_d=$(ev_dir "$1")

@@ -8,21 +8,6 @@
 reset || fail "initial reset failed"
 trap 'reset >/dev/null 2>&1' EXIT
 
-# refused_at 'LINE, ^ before the fault' 'MESSAGE': refused with EINVAL and
-# nothing changed (expect_refused), error_log's message is MESSAGE
-# exactly, and its caret is where the ^ was.
-refused_at() {
-	_line=$(printf '%s' "$1" | tr -d '^')
-	_pos=${1%%^*}
-	_pos=${#_pos}
-	expect_refused EINVAL "$_line"
-	_msg=$(grep -F 'trace_kprobe: error: ' "$T/error_log" | tail -n 1)
-	[ "${_msg#*trace_kprobe: error: }" = "$2" ] ||
-		fail "'$_line': message '${_msg#*trace_kprobe: error: }', want '$2'"
-	[ "$(tail -n 1 "$T/error_log" | wc -c)" = $((13 + _pos)) ] ||
-		fail "'$_line': caret not at $_pos: $(cat "$T/error_log")"
-}
-
 # (these define and remove probes of their own: before "keep")
 find_offset vfs_read ok
 fentry=
