@@ -793,9 +793,9 @@ const char *tkp_btf_star_word(struct tkp_spec *spec, int k, char *buf,
 			      size_t size);
 bool tkp_btf_auto_name(const char *w, char *name, size_t size);
 void tkp_btf_release(struct tkp_spec *spec);
-int tkp_btf_cast(struct tkp_argctx *c, struct tkp_arg *a, const char *sname,
-		 size_t slen, const char *field, size_t flen, const char *p,
-		 const char *end);
+int tkp_btf_cast(struct tkp_argctx *c, struct tkp_arg *a, const char *at,
+		 const char *sname, size_t slen, const char *field,
+		 size_t flen, const char *p, const char *end);
 void tkp_btf_percpu(struct tkp_argctx *c, struct tkp_arg *a, bool read,
 		    unsigned int was);
 void tkp_btf_forget(struct tkp_argctx *c, struct tkp_arg *a);
@@ -855,11 +855,11 @@ static inline void tkp_btf_release(struct tkp_spec *spec)
 }
 
 static inline int tkp_btf_cast(struct tkp_argctx *c, struct tkp_arg *a,
-			       const char *sname, size_t slen,
+			       const char *at, const char *sname, size_t slen,
 			       const char *field, size_t flen, const char *p,
 			       const char *end)
 {
-	return tkp_btf_fetch(c, sname - 1, 0, a);
+	return tkp_btf_fetch(c, at, 0, a);
 }
 
 static inline void tkp_btf_percpu(struct tkp_argctx *c, struct tkp_arg *a,

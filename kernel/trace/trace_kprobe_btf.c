@@ -580,15 +580,24 @@ static int tkp_btf_types(struct tkp_argctx *c, const char *at,
 	return 0;
 }
 
-/*
- * Members from a value taken as a pointer to struct @sname (@slen), or
- * with @field to that member of it: see tkp_btf_cast().  A refusal to
- * find the struct points at @at.
+/**
+ * tkp_btf_cast - a typecast: members from a value taken as a struct pointer
+ * @c: the word, for error positions
+ * @a: the argument, holding the cast's target when called
+ * @at: where a refusal to find the struct points
+ * @sname: the struct (or union) name, "file"
+ * @slen: its length
+ * @field: for "(STRUCT,FIELD)", the member (maybe "a.b") the target points
+ *	   at, or NULL
+ * @flen: its length
+ * @p: the members, from the first "->"
+ * @end: their end
+ *
+ * Return: 0, -EINVAL with the error in @c's spec, or -ENOMEM.
  */
-static int tkp_btf_cast_to(struct tkp_argctx *c, struct tkp_arg *a,
-			   const char *at, const char *sname, size_t slen,
-			   const char *field, size_t flen, const char *p,
-			   const char *end)
+int tkp_btf_cast(struct tkp_argctx *c, struct tkp_arg *a, const char *at,
+		 const char *sname, size_t slen, const char *field,
+		 size_t flen, const char *p, const char *end)
 {
 	const char *f = field, *fend = field + flen, *name;
 	const struct btf_member *m;
@@ -644,27 +653,6 @@ static int tkp_btf_cast_to(struct tkp_argctx *c, struct tkp_arg *a,
 	}
 	return tkp_btf_walk_from(c, a, btf, id, true, bias, p, end, sname,
 				 slen);
-}
-
-/**
- * tkp_btf_cast - a typecast: members from a value taken as a struct pointer
- * @c: the word, for error positions
- * @a: the argument, holding the cast's target when called
- * @sname: the struct (or union) name, "file"
- * @slen: its length
- * @field: for "(STRUCT,FIELD)", the member (maybe "a.b") the target points
- *	   at, or NULL
- * @flen: its length
- * @p: the members, from the first "->"
- * @end: their end
- *
- * Return: 0, -EINVAL with the error in @c's spec, or -ENOMEM.
- */
-int tkp_btf_cast(struct tkp_argctx *c, struct tkp_arg *a, const char *sname,
-		 size_t slen, const char *field, size_t flen, const char *p,
-		 const char *end)
-{
-	return tkp_btf_cast_to(c, a, sname, sname, slen, field, flen, p, end);
 }
 
 /**
@@ -791,8 +779,8 @@ int tkp_btf_var(struct tkp_argctx *c, const char *b, size_t len,
 
 	/* $current is the task's struct task_struct, at any place. */
 	if (a->src == TKP_SRC_CURRENT)
-		return arrow ? tkp_btf_cast_to(c, a, b, "task_struct", 11,
-					       NULL, 0, arrow, end) : 0;
+		return arrow ? tkp_btf_cast(c, a, b, "task_struct", 11, NULL,
+					    0, arrow, end) : 0;
 	if (a->src != TKP_SRC_ARG && a->src != TKP_SRC_RETVAL) {
 		if (!arrow)
 			return 0;

@@ -132,16 +132,17 @@ static noinline struct tkp_word tkp_kload_nofault(unsigned long addr)
 }
 NOKPROBE_SYMBOL(tkp_kload_nofault);
 
-/*
- * One word of kernel memory: a dereference in a fetch argument is mostly
- * that, and mostly on the stack.
- */
+/* A word tkp_on_stack() vouches for. */
 static nokprobe_inline unsigned long tkp_stack_word(unsigned long addr)
 {
 	/* Unchecked: KASAN's stack redzones may lie there. */
 	return READ_ONCE_NOCHECK(*(unsigned long *)addr);
 }
 
+/*
+ * One word of kernel memory: a dereference in a fetch argument is mostly
+ * that, and mostly on the stack.
+ */
 static nokprobe_inline struct tkp_word tkp_kload_word(unsigned long addr)
 {
 	struct tkp_word w = { .ok = true };

@@ -523,8 +523,8 @@ static int tkp_parse_cast(struct tkp_argctx *c, const char *b, size_t len,
 	/* A cast is for reaching members: a bare one would read nothing. */
 	if (end - q < 2 || q[0] != '-' || q[1] != '>')
 		return tkp_arg_fail(c, q, TKP_ERR_TYPECAST_REQ_FIELD);
-	return tkp_btf_cast(c, a, b + 1, slen, comma ? comma + 1 : NULL, flen,
-			    q, end);
+	return tkp_btf_cast(c, a, b + 1, b + 1, slen, comma ? comma + 1 : NULL,
+			    flen, q, end);
 }
 
 /*
@@ -548,7 +548,7 @@ static int tkp_parse_percpu(struct tkp_argctx *c, const char *b, size_t len,
 		return ret;
 	was = a->ndrf;
 	/* "@SYM" reads the variable: here it is the variable's address. */
-	if (*in == '@' && !a->addr_only)
+	if (*in == '@')
 		a->addr_only = true;
 	if (a->addr_only) {
 		if (a->pcpu & BIT(a->ndrf - 1))
