@@ -4,14 +4,14 @@ SHELL := /bin/bash
 export BUILD_DIR ?= $(CURDIR)/build
 export CMD TESTS
 
-# KERNEL=6.12 (make run|check|...|patch KERNEL=6.12): Linux 6.12 from
-# Debian's linux-source-6.12 instead of 6.1 (the default), in trees of
-# its own (build/linux-6.12, build/upstream-6.12, ...; out-6.12 for make
-# patch), so that both kernels' builds stay warm.  The scripts read
-# KERNEL from the environment (scripts/common.sh).
-ifdef KERNEL
+# KERNEL=6.1 or KERNEL=6.12 (the default): make run|check|...|patch
+# KERNEL=6.1 builds Linux 6.1 from Debian's linux-source-6.1 instead of
+# 6.12.  Each kernel has trees of its own (6.12's build/linux-6.12,
+# build/upstream-6.12, ..., out-6.12 for make patch; 6.1's build/linux,
+# build/upstream, ..., out), so that both kernels' builds stay warm.
+# The scripts read KERNEL from the environment (scripts/common.sh).
+KERNEL ?= 6.12
 export KERNEL
-endif
 ifneq ($(filter-out 6.1 6.12,$(KERNEL)),)
 $(error KERNEL=$(KERNEL): only 6.1 and 6.12 are supported)
 endif

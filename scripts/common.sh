@@ -7,8 +7,8 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD_DIR:-$TOP/build}
 JOBS=${JOBS:-3}
 
-# The kernel built: KERNEL (environment, or make KERNEL=...) 6.1 (the
-# default) or 6.12, each from Debian's linux-source-$KERNEL package
+# The kernel built: KERNEL (environment, or make KERNEL=...) 6.12 (the
+# default) or 6.1, each from Debian's linux-source-$KERNEL package
 # (KERNEL_TARBALL names another tarball of that kernel).  Each kernel has
 # its own trees, so that both stay built side by side: 6.1's are the
 # variant names themselves (build/linux, build/upstream, build/debug,
@@ -16,7 +16,7 @@ JOBS=${JOBS:-3}
 # build/upstream-6.12, build/debug-6.12, build/arm64-6.12, ...).  What
 # differs by kernel besides: the prep series (kernel/trace/prep/$KERNEL),
 # the README anchors (prepare.sh), the config layers (configure.sh).
-KERNEL=${KERNEL:-6.1}
+KERNEL=${KERNEL:-6.12}
 case $KERNEL in
 6.1) KSUFFIX= ;;
 6.12) KSUFFIX=-6.12 ;;
