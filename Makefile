@@ -32,7 +32,7 @@ UPSTREAM_IMAGE := $(BUILD_DIR)/upstream$(KSUFFIX)/obj/arch/x86/boot/bzImage
 endif
 
 PHONY_TARGETS := all deps prepare config kernel initramfs build run check patch sparse \
-	conformance bench debug check-debug
+	conformance suites bench debug check-debug
 .PHONY: $(PHONY_TARGETS) \
 	upstream clean distclean
 
@@ -91,6 +91,15 @@ conformance: build
 	@[ -f $(UPSTREAM_IMAGE) ] || $(MAKE) upstream
 	@scripts/initramfs.sh upstream
 	@scripts/conformance.sh both
+
+# The kprobe suites other projects keep (perf's probe shell tests, BPF's
+# test_progs kprobe cases), unchanged, on upstream and on ours, side by
+# side (scripts/suites.sh, which has scripts/bpf-selftests.sh build
+# test_progs).
+# x86_64 only.  Builds upstream first if missing.
+suites: build
+	@[ -f $(UPSTREAM_IMAGE) ] || $(MAKE) upstream
+	@scripts/suites.sh both
 
 # Ours against upstream under qemu -icount (scripts/bench.sh): one table,
 # BENCHMARKS.md and BENCHMARKS.png.  BENCH_QUICK=1 (default under CI=true)

@@ -200,6 +200,20 @@ ft612_known() {
 	return 1
 }
 
+# copy_with_libs ROOT BINARY: BINARY and the shared libraries ldd lists
+# for it, each at the same path under ROOT (a library already there is
+# kept): Debian's tools, as they are, in the guest's initramfs.
+copy_with_libs() {
+	local root=$1 lib
+	mkdir -p "$root$(dirname "$2")"
+	cp "$2" "$root$2"
+	for lib in $(ldd "$2" 2>/dev/null | grep -o '/[^ ]*'); do
+		[ -e "$root$lib" ] && continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+
 log() { printf '%s\n' "== $*" >&2; }
 die() { printf '%s\n' "ERROR: $*" >&2; exit 1; }
 

@@ -121,19 +121,6 @@ if [ ! -x "$ft612/$ft/ftracetest" ] || [ "$(cat "$ft612/.stamp" 2>/dev/null)" !=
 fi
 cp -a "$ft612/$ft" "$root/ftrace-6.12"
 
-# copy_with_libs BINARY: BINARY and the shared libraries ldd lists for it,
-# each at the same path in the guest (a library already there is kept).
-copy_with_libs() {
-	local lib
-	mkdir -p "$root$(dirname "$1")"
-	cp "$1" "$root$1"
-	for lib in $(ldd "$1" | grep -o '/[^ ]*'); do
-		[ -e "$root$lib" ] && continue
-		mkdir -p "$root$(dirname "$lib")"
-		cp -L "$lib" "$root$lib"
-	done
-}
-
 # Debian's amd64 tools run only in an x86 guest: host_tool TOOL succeeds
 # when TOOL is installed on the host and the guest is x86.
 host_tool() {
@@ -141,9 +128,9 @@ host_tool() {
 }
 
 # perf (for test_perf_tool.sh).
-host_tool /usr/bin/perf && copy_with_libs /usr/bin/perf
+host_tool /usr/bin/perf && copy_with_libs "$root" /usr/bin/perf
 # trace-cmd (for test_trace_cmd.sh).
-host_tool /usr/bin/trace-cmd && copy_with_libs /usr/bin/trace-cmd
+host_tool /usr/bin/trace-cmd && copy_with_libs "$root" /usr/bin/trace-cmd
 
 # What perf probe defines for file_start_write(), inlined in several
 # places, from this kernel's vmlinux (DWARF), for
@@ -170,7 +157,7 @@ fi
 # Headers of other architectures and offload languages are left out of it
 # (riscv_vector.h alone is 8 MB).
 if host_tool /usr/bin/bpftrace; then
-	copy_with_libs /usr/bin/bpftrace
+	copy_with_libs "$root" /usr/bin/bpftrace
 	inc=/usr/include
 	mkdir -p "$root$inc"
 	cp -a "$inc/linux" "$inc/asm-generic" "$root$inc/"

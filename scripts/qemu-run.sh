@@ -14,6 +14,8 @@
 #                   KPE_STRESS_SECS=60), exported by the guest's init
 #   --log FILE      console log (default build/VARIANT/console.log)
 #   --file PATH     copy a host file into the guest as /kpe/files/NAME (repeatable)
+#   --cpio PATH     append this newc cpio archive to the initramfs (repeatable;
+#                   a large payload such as scripts/suites.sh's)
 #   --icount        exact instruction-count time (-icount shift=0,sleep=off);
 #                   with --smp 1 only: under icount QEMU 7.2 hangs at
 #                   "x86: Booting SMP configuration" with 2 vCPUs
@@ -29,7 +31,7 @@
 . "$(dirname "$0")/common.sh"
 
 variant=linux mode= cmd= tests= conformance= smp=2 mem=1G timeout=600 append= log= icount= kvm= env=
-files=()
+files=() cpios=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--variant) variant=$2; shift ;;
@@ -44,6 +46,7 @@ while [ $# -gt 0 ]; do
 	--env) env=$2; shift ;;
 	--log) log=$2; shift ;;
 	--file) files+=("$2"); shift ;;
+	--cpio) cpios+=("$2"); shift ;;
 	--icount) icount=1 ;;
 	--kvm) kvm=1 ;;
 	*) die "unknown option $1" ;;
@@ -82,7 +85,7 @@ if [ ${#files[@]} -gt 0 ]; then
 	cp "${files[@]}" "$run/kpe/files/"
 fi
 (cd "$run" && find kpe | cpio -o -H newc --quiet) > "$run/run.cpio"
-cat "$vdir/initramfs.cpio" "$run/run.cpio" > "$run/boot.cpio"
+cat "$vdir/initramfs.cpio" "$run/run.cpio" ${cpios[@]+"${cpios[@]}"} > "$run/boot.cpio"
 
 # Single-threaded TCG by default: under multi-threaded TCG (QEMU 7.2) a
 # vCPU can execute kernel text while another patches it, and even the
