@@ -24,8 +24,8 @@ KSUFFIX := $(if $(filter 6.12,$(KERNEL)),-6.12)
 # environment (make puts command-line variables there).
 ifneq ($(filter arm64 aarch64,$(ARCH)),)
 UPSTREAM_IMAGE := $(BUILD_DIR)/upstream-arm64$(KSUFFIX)/obj/arch/arm64/boot/Image
-ifneq ($(filter debug check-debug bench sparse,$(MAKECMDGOALS)),)
-$(error make $(filter debug check-debug bench sparse,$(MAKECMDGOALS)): x86_64 only, not with ARCH=$(ARCH))
+ifneq ($(filter debug check-debug bench sparse suites,$(MAKECMDGOALS)),)
+$(error make $(filter debug check-debug bench sparse suites,$(MAKECMDGOALS)): x86_64 only, not with ARCH=$(ARCH))
 endif
 else
 UPSTREAM_IMAGE := $(BUILD_DIR)/upstream$(KSUFFIX)/obj/arch/x86/boot/bzImage

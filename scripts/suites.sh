@@ -65,7 +65,8 @@ payload() {
 	root=$vdir/suites
 	release=$(cat "$obj/include/config/kernel.release")
 	rm -rf "$root"
-	mkdir -p "$root/usr/lib/perf-core/tests" "$root/boot" "$root/usr/local/bin"
+	mkdir -p "$root/usr/lib/perf-core/tests" "$root/boot" "$root/usr/local/bin" \
+		"$root/suites"
 	cp -a /usr/lib/perf-core/tests/shell "$root/usr/lib/perf-core/tests/"
 	if [ "$KERNEL" != 6.1 ]; then
 		mkdir -p "$root/suites/perf-$KERNEL/tests"
