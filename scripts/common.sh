@@ -185,7 +185,7 @@ FT612_KNOWN=(
 # 6.12 the same way, for the guest's sake: none of them is a kprobe event.
 if [ "$KERNEL" = 6.12 ]; then
 	FT612_KNOWN+=(
-		"dynevent/add_remove_eprobe.tc fails on the pristine 6.12 too: busybox sh's write to the new eprobe's enable file gets ENOENT from eventfs"
+		"dynevent/add_remove_eprobe.tc fails on the pristine 6.12 too: events/eprobes/eprobe_chdir is not there when the case writes its enable file (run under dash on ours, it fails the same way)"
 		"dynevent/add_remove_uprobe.tc fails on the pristine 6.12 too: the case wants a shell mapped from a file ending in 'sh', the guest's is /bin/busybox"
 		"dynevent/add_remove_tprobe_module.tc unresolved on the pristine 6.12 too: no trace-events-sample module (CONFIG_SAMPLE_TRACE_EVENTS) in the guest"
 	)
