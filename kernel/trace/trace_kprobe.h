@@ -304,6 +304,7 @@ enum tkp_op {
 	TKP_OP_SYMSTR,		/* symstr: the symbol of a value */
 	TKP_OP_STRARRAY,	/* string[N]: N pointers, N strings */
 	TKP_OP_PCPU,		/* through this_cpu_read() or this_cpu_ptr() */
+	TKP_OP_PCPU_STR,	/* a string or symstr through either of them */
 };
 
 /*

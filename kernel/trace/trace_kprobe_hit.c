@@ -415,50 +415,46 @@ static noinline bool tkp_fetch_pcpu(const struct tkp_arg *a,
 }
 NOKPROBE_SYMBOL(tkp_fetch_pcpu);
 
-/* tkp_walk() or, for a per-CPU argument, tkp_walk_pcpu(): strings. */
-static nokprobe_inline bool tkp_walk_any(const struct tkp_arg *a,
-					 struct pt_regs *regs,
-					 unsigned long *val)
-{
-	struct tkp_word w;
-
-	if (likely(!a->pcpu))
-		return tkp_walk(a, regs, val);
-	w = tkp_walk_pcpu(a, regs);
-	*val = w.val;
-	return w.ok;
-}
-
 /*
- * A string in memory (TKP_OP_MSTR) into @dst, at most @room bytes; its
- * length with the NUL, 0 on a fault.
+ * The end of a string's fetch: the string at @addr, as walked (@ok:
+ * without a fault), into @dst, at most @room bytes; its length with the
+ * NUL, 0 on a fault.
  */
-static nokprobe_inline int tkp_fetch_mstr(const struct tkp_arg *a,
-					  struct pt_regs *regs, char *dst,
-					  int room)
+static nokprobe_inline int tkp_mstr_from(const struct tkp_arg *a, bool ok,
+					 unsigned long addr, char *dst,
+					 int room)
 {
-	unsigned long addr;
-
-	if (!tkp_walk_any(a, regs, &addr))
+	if (!ok)
 		return 0;
 	if (tkp_is_user(addr, a->last_user))
 		return tkp_ustrncpy(dst, addr, room);
 	return tkp_kstrncpy(dst, addr, room);
 }
 
-/*
- * symstr (TKP_OP_SYMSTR): the value as "sym+off/size [mod]", likewise.
- * kallsyms' lookups take no lock: fine in any context.
- */
-static nokprobe_inline int tkp_fetch_symstr(const struct tkp_arg *a,
-					    struct pt_regs *regs, char *dst,
-					    int room)
+/* A string in memory (TKP_OP_MSTR), likewise. */
+static nokprobe_inline int tkp_fetch_mstr(const struct tkp_arg *a,
+					  struct pt_regs *regs, char *dst,
+					  int room)
 {
-	unsigned long v;
+	unsigned long addr = 0;
+	bool ok = tkp_walk(a, regs, &addr);
+
+	return tkp_mstr_from(a, ok, addr, dst, room);
+}
+
+/*
+ * The end of a symstr's fetch: the value walked to (@v, or the word at
+ * @v after a dereference) as "sym+off/size [mod]", likewise.  kallsyms'
+ * lookups take no lock: fine in any context.
+ */
+static nokprobe_inline int tkp_symstr_from(const struct tkp_arg *a, bool ok,
+					   unsigned long v, char *dst,
+					   int room)
+{
 	char *sym;
 	int len;
 
-	if (room <= 0 || !tkp_walk_any(a, regs, &v))
+	if (room <= 0 || !ok)
 		return 0;
 	if (a->ndrf) {
 		struct tkp_word w = tkp_is_user(v, a->last_user) ?
@@ -474,6 +470,33 @@ static nokprobe_inline int tkp_fetch_symstr(const struct tkp_arg *a,
 	dst[len - 1] = '\0';
 	return len;
 }
+
+/* symstr (TKP_OP_SYMSTR), likewise. */
+static nokprobe_inline int tkp_fetch_symstr(const struct tkp_arg *a,
+					    struct pt_regs *regs, char *dst,
+					    int room)
+{
+	unsigned long v = 0;
+	bool ok = tkp_walk(a, regs, &v);
+
+	return tkp_symstr_from(a, ok, v, dst, room);
+}
+
+/*
+ * A string or symstr through this_cpu_ptr() or this_cpu_read()
+ * (TKP_OP_PCPU_STR), likewise.  Out of line, as tkp_fetch_pcpu().
+ */
+static noinline int tkp_fetch_pcpu_str(const struct tkp_arg *a,
+				       struct pt_regs *regs, char *dst,
+				       int room)
+{
+	struct tkp_word w = tkp_walk_pcpu(a, regs);
+
+	if (a->type == TKP_T_SYMSTR)
+		return tkp_symstr_from(a, w.ok, w.val, dst, room);
+	return room > 0 ? tkp_mstr_from(a, w.ok, w.val, dst, room) : 0;
+}
+NOKPROBE_SYMBOL(tkp_fetch_pcpu_str);
 
 /*
  * string[N] and ustring[N] (TKP_OP_STRARRAY): N pointers at the address
@@ -527,6 +550,8 @@ static nokprobe_inline int tkp_fetch_string(const struct tkp_arg *a,
 {
 	if (a->src == TKP_SRC_COMM || a->src == TKP_SRC_IMMSTR)
 		return tkp_fetch_cstr(a, dst, room);
+	if (a->pcpu)
+		return tkp_fetch_pcpu_str(a, regs, dst, room);
 	if (a->type == TKP_T_SYMSTR)
 		return tkp_fetch_symstr(a, regs, dst, room);
 	return room > 0 ? tkp_fetch_mstr(a, regs, dst, room) : 0;
@@ -656,6 +681,11 @@ static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_event *ev,
 			pos += tkp_fetch_strarray(a, regs, buf, field, pos,
 						  hdr);
 			continue;
+		case TKP_OP_PCPU_STR:
+			len = pos < TKP_MAX_RECORD ?
+			      tkp_fetch_pcpu_str(a, regs, buf + pos - hdr,
+						 TKP_MAX_RECORD - pos) : 0;
+			break;
 		default:
 			len = tkp_fetch_cstr(a, buf + pos - hdr,
 					     TKP_MAX_RECORD - pos);

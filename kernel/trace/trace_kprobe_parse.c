@@ -1059,8 +1059,8 @@ static u8 tkp_op(const struct tkp_arg *a)
 {
 	if (a->at_entry)
 		return TKP_OP_ENTRY;
-	if (a->pcpu && a->kind != TKP_K_STRING)
-		return TKP_OP_PCPU;
+	if (a->pcpu)
+		return a->kind == TKP_K_STRING ? TKP_OP_PCPU_STR : TKP_OP_PCPU;
 	if (a->reg_off != TKP_NO_REG)
 		return TKP_OP_REG;
 	if (a->kind != TKP_K_STRING)

@@ -110,6 +110,24 @@ disable_ev bs
 [ "$(grep -cF ' bs: (kpe_box_fn+0x0/0x' "$T/trace")" = 1 ] || rfail bs "no record"
 grep -qF 's="kpebox" s2="kpebox"' "$T/trace" || rfail bs "the per-CPU string was not read"
 reset || fail "reset failed"
+# The same string alone in its event, and a symstr of the per-CPU
+# pointer both ways (a string literal has no symbol: its address).
+expect_ok 'p:bs1 kpe_box_fn s=+0(this_cpu_read(@kpe_box_name)):string'
+expect_ok 'p:bsy kpe_box_fn y=this_cpu_read(@kpe_box_name):symstr y2=+0(this_cpu_ptr(@kpe_box_name)):symstr'
+enable_ev bs1
+enable_ev bsy
+echo x > /sys/kernel/debug/kpe_kmod/box
+disable_ev bs1
+disable_ev bsy
+grep -qF ' bs1: (kpe_box_fn+0x0/0x' "$T/trace" || rfail bs1 "no record"
+grep -F ' bs1: (' "$T/trace" | grep -qF 's="kpebox"' ||
+	rfail bs1 "the per-CPU string alone was not read"
+# (A symbol's text has spaces: "sym+off/size [mod]".)
+sy=$(sed -n 's/.* bsy: ([^)]*) y="\([^"]*\)" y2="\([^"]*\)"$/\1|\2/p' "$T/trace")
+log "bsy: $sy"
+[ -n "${sy%%|*}" ] && [ "${sy%%|*}" = "${sy#*|}" ] ||
+	rfail bsy "the per-CPU symstr differs between this_cpu_read() and this_cpu_ptr(): '$sy'"
+reset || fail "reset failed"
 rmmod kpe_kmod || fail "rmmod kpe_kmod failed"
 
 # What BTF cannot type as a value (void, a struct) keeps the default type.
