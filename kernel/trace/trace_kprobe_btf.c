@@ -132,6 +132,17 @@ static bool tkp_btf_is_void(const struct btf_type *t)
 	return !t || BTF_INFO_KIND(t->info) == BTF_KIND_UNKN;
 }
 
+/* Can @t be a value's type: an integer, enum or pointer of a word or less? */
+static bool tkp_btf_is_scalar(const struct btf_type *t)
+{
+	if (tkp_btf_is_void(t))
+		return false;
+	if (btf_type_is_ptr(t))
+		return true;
+	return (btf_is_any_enum(t) || btf_type_is_int(t)) &&
+	       (t->size == 1 || t->size == 2 || t->size == 4 || t->size == 8);
+}
+
 /* Is @t a one-byte integer of the char family? */
 static bool tkp_btf_is_char(const struct btf *btf, const struct btf_type *t)
 {
@@ -683,9 +694,7 @@ void tkp_btf_percpu(struct tkp_argctx *c, struct tkp_arg *a, bool read,
 	if (read) {
 		/* What BTF cannot type as a value keeps the default type. */
 		pt = tkp_btf_skip(ctx->tbtf, t->type);
-		if (tkp_btf_is_void(pt) ||
-		    !(btf_type_is_int(pt) || btf_is_any_enum(pt) ||
-		      btf_type_is_ptr(pt))) {
+		if (!tkp_btf_is_scalar(pt)) {
 			ctx->arg = NULL;
 			return;
 		}
@@ -841,20 +850,16 @@ static void tkp_btf_set(struct tkp_arg *a, enum tkp_type_id id,
 static bool tkp_btf_scalar(const struct btf *btf, const struct btf_type *t,
 			   struct tkp_arg *a)
 {
-	if (tkp_btf_is_void(t))
+	if (!tkp_btf_is_scalar(t))
 		return false;
 	if (btf_type_is_ptr(t)) {
 		tkp_btf_set(a, TKP_T_X, sizeof(long));
 		return true;
 	}
-	if (t->size != 1 && t->size != 2 && t->size != 4 && t->size != 8)
-		return false;
 	if (btf_is_any_enum(t)) {
 		tkp_btf_set(a, btf_type_kflag(t) ? TKP_T_S : TKP_T_U, t->size);
 		return true;
 	}
-	if (!btf_type_is_int(t))
-		return false;
 	if (btf_int_encoding(t) & BTF_INT_BOOL)
 		tkp_btf_set(a, TKP_T_U, t->size);
 	else if (!strcmp(btf_name_by_offset(btf, t->name_off), "char"))
