@@ -214,6 +214,17 @@ copy_with_libs() {
 	done
 }
 
+# pick_variants WHICH: the kernels a side-by-side run boots, into
+# variants: linux (ours), upstream or both (upstream first).
+pick_variants() {
+	case $1 in
+	linux) variants=(linux) ;;
+	upstream) variants=(upstream) ;;
+	both) variants=(upstream linux) ;;
+	*) die "usage: $0 [linux|upstream|both]" ;;
+	esac
+}
+
 log() { printf '%s\n' "== $*" >&2; }
 die() { printf '%s\n' "ERROR: $*" >&2; exit 1; }
 

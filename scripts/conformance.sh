@@ -30,12 +30,7 @@
 . "$(dirname "$0")/common.sh"
 
 which=${1:-both}
-case $which in
-linux) variants=(linux) ;;
-upstream) variants=(upstream) ;;
-both) variants=(upstream linux) ;;
-*) die "usage: $0 [linux|upstream|both]" ;;
-esac
+pick_variants "$which"
 timeout=${CONFORMANCE_TIMEOUT:-1200}
 
 # The cases, relative to the ftracetest directory: every test.d/kprobe/*.tc

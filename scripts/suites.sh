@@ -34,12 +34,7 @@
 . "$(dirname "$0")/common.sh"
 
 which=${1:-both}
-case $which in
-linux) variants=(linux) ;;
-upstream) variants=(upstream) ;;
-both) variants=(upstream linux) ;;
-*) die "usage: $0 [linux|upstream|both]" ;;
-esac
+pick_variants "$which"
 [ "$KARCH" = x86 ] || die "suites: x86_64 only (they run Debian's amd64 perf)"
 timeout=${SUITES_TIMEOUT:-1800}
 bpfsel=$BUILD/bpfsel$KSUFFIX
