@@ -86,11 +86,13 @@ upstream: deps
 
 # The kernel's own ftracetest kprobe suites and Linux 6.12's (from
 # Debian's linux-source-6.12) on upstream and on ours, side by side
-# (scripts/conformance.sh).  Builds upstream first if missing.
+# (scripts/conformance.sh), then on x86_64 the other projects' suites
+# (make suites, below).  Builds upstream first if missing.
 conformance: build
 	@[ -f $(UPSTREAM_IMAGE) ] || $(MAKE) upstream
 	@scripts/initramfs.sh upstream
 	@scripts/conformance.sh both
+	@$(if $(filter arm64 aarch64,$(ARCH)),true,scripts/suites.sh both)
 
 # The kprobe suites other projects keep (perf's probe shell tests, BPF's
 # test_progs kprobe cases), unchanged, on upstream and on ours, side by

@@ -35,9 +35,10 @@
 # OUTDIR/root at their paths in /, the host's loader and libraries the
 # dynamic programs need (urandom_read: glibc, libelf, libz).  OUTDIR/build
 # is the build area (the selftests' OUTPUT), not for the guest.  Nothing
-# is written into SRC_TREE.  bpf_testmod.ko is not built: test_progs warns,
-# and the tests that need it fail (deselect them with -d/-t).  Reruns
-# rebuild only what changed.
+# is written into SRC_TREE.  bpf_testmod.ko is not built here: it is a
+# module of one kernel, built against each by scripts/suites.sh (without
+# it test_progs warns, and the tests that need it fail).  Reruns rebuild
+# only what changed.
 #
 # Environment: CLANG (default clang-19, installed when missing), BPF_JOBS
 # (make -j, default 2), BPF_TESTS (the prog_tests to build, default below;

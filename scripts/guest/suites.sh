@@ -90,7 +90,8 @@ bpf_suite() {
 	}
 	cd /suites/bpf || return 1
 	reset_tracing
-	./test_progs -d "$(cat deselect)" > /tmp/test_progs.out 2>&1
+	set -- $(sed 's/^./-d &/' deselect)
+	./test_progs "$@" > /tmp/test_progs.out 2>&1
 	sed 's/^/  | /' /tmp/test_progs.out
 	# "#12     attach_probe:OK", "#12/3   attach_probe/uprobe-ref_ctr:FAIL",
 	# "...:SKIP".
