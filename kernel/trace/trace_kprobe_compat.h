@@ -38,6 +38,20 @@
  */
 #define TKP_API_6_12	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
 
+/*
+ * Count a recursion miss for each BPF program of @array (bpf_prog_info's
+ * recursion_misses), as trace_call_bpf() does for a program it may not
+ * run.  6.1's trace_call_bpf() counts none for kprobes: nor do we there.
+ */
+#if TKP_API_6_12
+#define tkp_bpf_count_missed(array)	bpf_prog_inc_misses_counters(array)
+#else
+struct bpf_prog_array;
+static inline void tkp_bpf_count_missed(const struct bpf_prog_array *array)
+{
+}
+#endif
+
 /* The unaligned accessors left asm/ for linux/ in 6.12. */
 #if TKP_API_6_12
 #include <linux/unaligned.h>

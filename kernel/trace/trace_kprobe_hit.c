@@ -797,6 +797,22 @@ static nokprobe_inline int tkp_perf(struct tkp_probe *tp,
 			      head, NULL);
 	return 0;
 }
+
+/*
+ * A hit of @tp the recursion gate refused never reached BPF: its
+ * programs count it as trace_call_bpf() counts one it may not run (their
+ * recursion_misses; BPF's selftest missed/kprobe_recursion reads them).
+ */
+static nokprobe_inline void tkp_bpf_missed(struct tkp_probe *tp)
+{
+	struct trace_event_call *call = &tp->ev->call;
+
+	if (bpf_prog_array_valid(call)) {
+		rcu_read_lock();
+		tkp_bpf_count_missed(rcu_dereference(call->prog_array));
+		rcu_read_unlock();
+	}
+}
 #else
 static nokprobe_inline int tkp_perf(struct tkp_probe *tp,
 				    struct pt_regs *regs, unsigned long a,
@@ -804,6 +820,10 @@ static nokprobe_inline int tkp_perf(struct tkp_probe *tp,
 				    unsigned int body)
 {
 	return 0;
+}
+
+static nokprobe_inline void tkp_bpf_missed(struct tkp_probe *tp)
+{
 }
 #endif
 
@@ -1047,6 +1067,18 @@ static nokprobe_inline void tkp_gate_exit(int bit, enum tkp_gate from)
 }
 
 /*
+ * A hit of @tp the gate refused: a miss, counted where the kprobes core
+ * counts a reentered kprobe's (@counter: the place's reentered, or its
+ * ret_refused for a return) and by its BPF programs.
+ */
+static nokprobe_inline void tkp_refused(struct tkp_probe *tp,
+					atomic_t *counter)
+{
+	atomic_inc(counter);
+	tkp_bpf_missed(tp);
+}
+
+/*
  * tkp_emit() behind the gate, for a return handler; a miss is counted
  * as a return refused.
  */
@@ -1058,7 +1090,7 @@ static nokprobe_inline int tkp_emit_gated(struct tkp_probe *tp,
 
 	bit = tkp_gate_enter(TKP_GATE_OWN);
 	if (unlikely(bit < 0)) {
-		atomic_inc(&tp->ret_refused);
+		tkp_refused(tp, &tp->ret_refused);
 		return 0;
 	}
 	ret = tkp_emit(tp, regs, a, b, bit - TRACE_FTRACE_START);
@@ -1093,7 +1125,7 @@ int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 
 	bit = tkp_gate_enter(from);
 	if (unlikely(bit < 0)) {
-		atomic_inc(&tp->reentered);
+		tkp_refused(tp, &tp->reentered);
 		return 0;
 	}
 	if (pin)
@@ -1128,7 +1160,7 @@ int tkp_return_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	from = tkp_kprobe_gate(&rp->kp);
 	bit = tkp_gate_enter(from);
 	if (bit < 0) {
-		atomic_inc(&tp->reentered);
+		tkp_refused(tp, &tp->reentered);
 		return 1;
 	}
 	if (tp->entry_size)
@@ -1294,7 +1326,7 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 		if (bit == TKP_BIT_UNTRIED)
 			bit = tkp_gate_enter(TKP_GATE_OWN);
 		if (unlikely(bit < 0)) {
-			atomic_inc(&tp->reentered);
+			tkp_refused(tp, &tp->reentered);
 			continue;
 		}
 		if (tp->ev->is_return) {
