@@ -1995,8 +1995,10 @@ late_initcall_sync(tkp_init_boot);
  * tracers have theirs: an entry probe with arguments and a return probe
  * with its value, on a function made for it, enabled in the top trace
  * instance; one call must hit each once and write two records; then
- * both go.  It runs after kprobe_event= probes are made, under names of
- * its own, and says "Testing kprobe tracing: OK" or why not.
+ * both go, whatever the outcome.  It says "Testing kprobe tracing: OK",
+ * why it was skipped, or, with a warning, why it failed.  kprobe_event=
+ * on the command line disables it, as it does the other tracers'
+ * self-tests (its probes could fire in theirs).
  */
 #define TKP_ST_GROUP	"kprobes"
 
@@ -2025,31 +2027,34 @@ static __init struct tkp_probe *tkp_selftest_probe(const char *name)
 	return NULL;
 }
 
-/* Enable or disable both events in the top instance. */
+/*
+ * Enable or disable both events in the top instance, each that exists;
+ * returns the first error.
+ */
 static __init int tkp_selftest_enable(int enable)
 {
 	static const char * const names[] __initconst = {
 		"tkp_selftest_entry", "tkp_selftest_return",
 	};
 	struct trace_event_file *file;
-	int i, ret = 0;
+	int i, err, ret = 0;
 
 	mutex_lock(&event_mutex);
-	for (i = 0; i < ARRAY_SIZE(names) && !ret; i++) {
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		file = find_event_file(top_trace_array(), TKP_ST_GROUP,
 				       names[i]);
-		ret = file ? trace_event_enable_disable(file, enable, 0) :
+		err = file ? trace_event_enable_disable(file, enable, 0) :
 			     -ENOENT;
+		ret = ret ?: err;
 	}
 	mutex_unlock(&event_mutex);
 	return ret;
 }
 
-static __init const char *tkp_selftest_run(void)
+static __init const char *tkp_selftest_run(struct trace_buffer *buf)
 {
 	int (*volatile target)(int, int, int, int, int, int) =
 		kprobe_trace_selftest_target;
-	struct trace_buffer *buf = top_trace_array()->array_buffer.buffer;
 	unsigned long before, hits[2];
 	struct tkp_probe *tp;
 	int i;
@@ -2074,26 +2079,58 @@ static __init const char *tkp_selftest_run(void)
 		return "a probe did not fire exactly once";
 	if (ring_buffer_entries(buf) < before + 2)
 		return "no record was written";
-	if (tkp_run_command("-:" TKP_ST_GROUP "/tkp_selftest_entry") ||
-	    tkp_run_command("-:" TKP_ST_GROUP "/tkp_selftest_return"))
-		return "a probe could not be removed";
 	return NULL;
+}
+
+/*
+ * Whatever tkp_selftest_run() left: both events disabled, both probes
+ * removed (an enabled event's probe cannot be).  Returns 0 or an error.
+ */
+static __init int tkp_selftest_cleanup(void)
+{
+	int ret = 0, i;
+
+	tkp_selftest_enable(0);
+	for (i = 0; i < ARRAY_SIZE(tkp_selftest_defs); i++) {
+		const char *name = i ? "tkp_selftest_return" :
+				       "tkp_selftest_entry";
+		bool there;
+		char cmd[64];
+
+		mutex_lock(&event_mutex);
+		there = tkp_selftest_probe(name);
+		mutex_unlock(&event_mutex);
+		snprintf(cmd, sizeof(cmd), "-:%s/%s", TKP_ST_GROUP, name);
+		if (there && tkp_run_command(cmd))
+			ret = -EBUSY;
+	}
+	return ret;
 }
 
 static __init int tkp_selftest(void)
 {
+	struct trace_array *tr = top_trace_array();
 	const char *why;
 
-	if (tracing_selftest_disabled)
+	if (tracing_selftest_disabled) {
+		pr_info("Testing kprobe tracing: skipped (the tracers' self-tests are disabled)\n");
 		return 0;
-	if (tracing_init_dentry() || security_locked_down(LOCKDOWN_TRACEFS)) {
+	}
+	/* tracefs is not there when locked down, or failed to come up. */
+	if (!tr || tracing_init_dentry()) {
 		pr_info("Testing kprobe tracing: skipped (no tracefs)\n");
 		return 0;
 	}
-	why = tkp_selftest_run();
+	/* Off (traceoff_on_warning after a warning, say): nothing records. */
+	if (!tracer_tracing_is_on(tr)) {
+		pr_info("Testing kprobe tracing: skipped (tracing is off)\n");
+		return 0;
+	}
+	why = tkp_selftest_run(tr->array_buffer.buffer);
+	if (tkp_selftest_cleanup() && !why)
+		why = "a probe could not be removed";
 	if (why) {
-		pr_err("Testing kprobe tracing: FAILED: %s\n", why);
-		/* What is left is the user's to see and remove. */
+		WARN(1, "Testing kprobe tracing: FAILED: %s\n", why);
 		return 0;
 	}
 	pr_info("Testing kprobe tracing: OK\n");
