@@ -31,7 +31,7 @@ hit() {
 	row=$1 def=$2
 	echo > $T/trace
 	if [ -n "$def" ]; then
-		if ! echo "$def" > $T/kprobe_events; then
+		if ! echo "$def" >> $T/kprobe_events; then
 			out "error $row refused: $def"
 			rc=1
 			return
@@ -43,7 +43,7 @@ hit() {
 		sed "s/^/kpe-bench: kprobes $row /" /sys/kernel/debug/kprobes/list
 		echo 0 > $T/events/kprobes/b/enable
 		out "sample $row $(grep -m 1 ' b: ' $T/trace | sed 's/^ *//')"
-		echo > $T/kprobe_events
+		echo -:kprobes/b >> $T/kprobe_events
 	fi
 }
 
@@ -125,6 +125,23 @@ out "list bulk $(wc -l < /tmp/bulk-funcs) $(md5sum < /tmp/bulk-funcs | cut -d' '
 out "list wild $nwild $(md5sum < /tmp/wild-funcs | cut -d' ' -f1)"
 
 $B bulk $T kpeb /tmp/bulk-funcs "$nbulk" || rc=1
+echo > $T/kprobe_events
+
+# The entry row again with NBULK other probes enabled, on the bulk
+# functions (none of them on the getppid() path): a hit should not cost
+# more for the probes elsewhere (issue 26).
+head -n "$nbulk" /tmp/bulk-funcs | awk '{ printf "p:kpeb/f%d %s\n", NR, $0 }' > /tmp/others
+if echo "$(cat /tmp/others)" >> $T/kprobe_events &&
+   echo 1 > $T/events/kpeb/enable; then
+	out "others entry1000 $(grep -c '^p:kpeb/' $T/kprobe_events)"
+	hit entry1000 'p:b __x64_sys_getppid'
+	# The others' hits in that loop, summed (none expected).
+	out "others-hits entry1000 $(awk '$1 ~ /^kpeb\// { n += $2 } END { print n + 0 }' $T/kprobe_profile)"
+	echo 0 > $T/events/kpeb/enable
+else
+	out "error entry1000 the $nbulk other probes"
+	rc=1
+fi
 echo > $T/kprobe_events
 
 # Wildcard places (issue 6): ours defines one event over the glob; the
