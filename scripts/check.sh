@@ -5,7 +5,10 @@
 # kernel with the lockdown LSM boots twice more, with lockdown=
 # confidentiality and lockdown=integrity on the command line, to run
 # test_lockdown.sh, which must pass (not skip) there; NO_LOCKDOWN=1 leaves
-# those boots out.  A full run splits the kselftests over two guests that
+# those boots out.  On a kernel built with CONFIG_FTRACE_STARTUP_TEST (the
+# debug one) the lockdown=integrity boot, the only one without
+# kprobe_event= (which disables the tracers' boot self-tests), runs
+# test_startup_selftest.sh first: ours must have said "OK" at boot.  A full run splits the kselftests over two guests that
 # run side by side (the first runs ftracetest after its share), and the
 # two locked-down guests boot beside them; KPE_SERIAL=1 runs it all
 # in one guest, as a run of named tests always does.  The fuzzer and the
@@ -66,14 +69,34 @@ guest() {
 }
 # The locked-down boots (see the end) start now, beside the others.
 lockdown=
+selftest=
+grep -q '^CONFIG_FTRACE_STARTUP_TEST=y' "$(obj_dir "$variant")/.config" && selftest=1
 if [ $# -eq 0 ] && [ -z "${NO_LOCKDOWN:-}" ] &&
    grep -q '^CONFIG_SECURITY_LOCKDOWN_LSM=y' "$(obj_dir "$variant")/.config"; then
 	lockdown=1
 	for mode in confidentiality integrity; do
 		llog=$(dirname "$log")/lockdown-$mode.log
+		# The boot self-tests run in the integrity boot (tracefs is
+		# there) and are spared the other, by kprobe_event=.
+		ltests=test_lockdown.sh lappend="lockdown=$mode" lqemu=
+		if [ -z "$selftest" ]; then
+			:
+		elif [ "$mode" = integrity ]; then
+			# The self-tests trace every function for a while of
+			# guest time: with the guest's clock on the host's, a
+			# guest that shares the host with others gets ever
+			# more timer ticks to trace (its function_graph test
+			# ran past 24 minutes beside check-debug's two
+			# guests).  On one vCPU under -icount guest time is
+			# instructions: 6 minutes there, as alone.
+			ltests="test_startup_selftest.sh test_lockdown.sh"
+			lqemu="--icount --smp 1 --timeout 1800"
+		else
+			lappend="$lappend $boot_probe"
+		fi
 		KPE_QUIET=1 "$TOP/scripts/qemu-run.sh" --variant "$variant" --mode check \
-			--append "lockdown=$mode" --tests test_lockdown.sh --log "$llog" \
-			--timeout 900 ${QEMU_ARGS:-} >/dev/null &
+			--append "$lappend" --tests "$ltests" --log "$llog" \
+			--timeout 900 ${QEMU_ARGS:-} $lqemu >/dev/null &
 		eval "lpid_$mode=\$!"
 	done
 fi
@@ -86,8 +109,10 @@ if [ $# -eq 0 ] && [ -z "${NO_HANG_CHECK:-}" ] &&
    grep -q '^CONFIG_SOFTLOCKUP_DETECTOR=y' "$(obj_dir "$variant")/.config"; then
 	hang=1
 	hlog=$(dirname "$log")/hang.log
+	# (kprobe_event= spares it the boot self-tests.)
 	KPE_QUIET=1 "$TOP/scripts/qemu-run.sh" --variant "$variant" --mode cmd \
 		--cmd 'modprobe kpe_kmod && echo 40 > /sys/kernel/debug/kpe_kmod/spin' \
+		--append "${selftest:+$boot_probe}" \
 		--log "$hlog" --timeout 900 ${QEMU_ARGS:-} >/dev/null 2>&1 &
 	hpid=$!
 fi
@@ -224,7 +249,19 @@ if [ -n "$lockdown" ]; then
 		eval "wait \$lpid_$mode"
 		lrc=$?
 		set -e
-		if [ "$lrc" -eq 0 ] && grep -q '^ok 1 selftests: kprobe_events: test_lockdown.sh$' "$llog"; then
+		if [ -n "$selftest" ] && [ "$mode" = integrity ]; then
+			# One more test: the boot self-test, which must pass,
+			# not skip, there.
+			if grep -q '^ok [0-9]* selftests: kprobe_events: test_startup_selftest.sh$' "$llog"; then
+				passed=$((passed + 1))
+				echo "lockdown=$mode: the boot self-test passed ($(grep -m1 -o 'Testing kprobe tracing: .*' "$llog" | tr -d '\r'))"
+			else
+				failed=$((failed + 1))
+				echo "lockdown=$mode: the boot self-test FAILED or did not run ($llog):"
+				grep -E 'Testing kprobe tracing|test_startup_selftest' "$llog" | head -5
+			fi
+		fi
+		if [ "$lrc" -eq 0 ] && grep -q '^ok [0-9]* selftests: kprobe_events: test_lockdown.sh$' "$llog"; then
 			passed=$((passed + 1))
 			echo "lockdown=$mode: test_lockdown.sh passed"
 		else

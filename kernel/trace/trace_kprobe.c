@@ -2016,6 +2016,11 @@ static const char * const tkp_selftest_defs[] __initconst = {
 	"r:" TKP_ST_GROUP "/tkp_selftest_return kprobe_trace_selftest_target ret=$retval:s32",
 };
 
+/* Their events, in the order of tkp_selftest_defs[]. */
+static const char * const tkp_selftest_names[] __initconst = {
+	"tkp_selftest_entry", "tkp_selftest_return",
+};
+
 /* The probe of event @name, or NULL; under event_mutex. */
 static __init struct tkp_probe *tkp_selftest_probe(const char *name)
 {
@@ -2033,16 +2038,13 @@ static __init struct tkp_probe *tkp_selftest_probe(const char *name)
  */
 static __init int tkp_selftest_enable(int enable)
 {
-	static const char * const names[] __initconst = {
-		"tkp_selftest_entry", "tkp_selftest_return",
-	};
 	struct trace_event_file *file;
 	int i, err, ret = 0;
 
 	mutex_lock(&event_mutex);
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
+	for (i = 0; i < ARRAY_SIZE(tkp_selftest_names); i++) {
 		file = find_event_file(top_trace_array(), TKP_ST_GROUP,
-				       names[i]);
+				       tkp_selftest_names[i]);
 		err = file ? trace_event_enable_disable(file, enable, 0) :
 			     -ENOENT;
 		ret = ret ?: err;
@@ -2070,10 +2072,10 @@ static __init const char *tkp_selftest_run(struct trace_buffer *buf)
 	if (tkp_selftest_enable(0))
 		return "an event could not be disabled";
 	mutex_lock(&event_mutex);
-	tp = tkp_selftest_probe("tkp_selftest_entry");
-	hits[0] = tp ? tkp_hits(tp) : 0;
-	tp = tkp_selftest_probe("tkp_selftest_return");
-	hits[1] = tp ? tkp_hits(tp) : 0;
+	for (i = 0; i < ARRAY_SIZE(hits); i++) {
+		tp = tkp_selftest_probe(tkp_selftest_names[i]);
+		hits[i] = tp ? tkp_hits(tp) : 0;
+	}
 	mutex_unlock(&event_mutex);
 	if (hits[0] != 1 || hits[1] != 1)
 		return "a probe did not fire exactly once";
@@ -2091,9 +2093,8 @@ static __init int tkp_selftest_cleanup(void)
 	int ret = 0, i;
 
 	tkp_selftest_enable(0);
-	for (i = 0; i < ARRAY_SIZE(tkp_selftest_defs); i++) {
-		const char *name = i ? "tkp_selftest_return" :
-				       "tkp_selftest_entry";
+	for (i = 0; i < ARRAY_SIZE(tkp_selftest_names); i++) {
+		const char *name = tkp_selftest_names[i];
 		bool there;
 		char cmd[64];
 
