@@ -8,9 +8,10 @@
 # those boots out.  On a kernel built with CONFIG_FTRACE_STARTUP_TEST (the
 # debug one) the lockdown=integrity boot, the only one without
 # kprobe_event= (which disables the tracers' boot self-tests), runs
-# test_startup_selftest.sh first: ours must have said "OK" at boot.  A full run splits the kselftests over two guests that
-# run side by side (the first runs ftracetest after its share), and the
-# two locked-down guests boot beside them; KPE_SERIAL=1 runs it all
+# test_startup_selftest.sh first: ours must have said "OK" at boot.  A
+# full run splits the kselftests over two guests that run side by side
+# (the first runs ftracetest after its share), and the two locked-down
+# guests boot beside them; KPE_SERIAL=1 runs it all
 # in one guest, as a run of named tests always does.  The fuzzer and the
 # stress and race tests run short (KPE_FUZZ_LINES=5000, KPE_STRESS_SECS=3,
 # KPE_RACE_SECS=4) unless KPE_LONG=1 (the default under CI=true: 100000
@@ -258,7 +259,7 @@ if [ -n "$lockdown" ]; then
 			else
 				failed=$((failed + 1))
 				echo "lockdown=$mode: the boot self-test FAILED or did not run ($llog):"
-				grep -E 'Testing kprobe tracing|test_startup_selftest' "$llog" | head -5
+				grep -E 'Testing kprobe tracing|test_startup_selftest' "$llog" | head -5 || true
 			fi
 		fi
 		if [ "$lrc" -eq 0 ] && grep -q '^ok [0-9]* selftests: kprobe_events: test_lockdown.sh$' "$llog"; then
