@@ -166,8 +166,14 @@ ROWS=(
 	"string   hit   0.50 ... s=+0(@saved_command_line):string"
 	"ustring  hit   0.50 ... s=+0(+112(%di)):ustring"
 	"retarg   hit   0.70 r:b __x64_sys_getppid v=\$retval c=\$comm"
-	"pmu      hit   -    perf_event_open(kprobe PMU, __x64_sys_getppid), counting"
-	"pmuret   hit   -    perf_event_open(kprobe PMU, __x64_sys_getppid, retprobe), counting"
+	"pmu      hit   0.70 perf_event_open(kprobe PMU, __x64_sys_getppid), counting"
+	"pmuret   hit   0.60 perf_event_open(kprobe PMU, __x64_sys_getppid, retprobe), counting"
+	"bpf      hit   0.80 kprobe PMU + BPF program (empty), as bpftrace attaches it"
+	"bpfmap   hit   0.80 kprobe PMU + BPF program counting into a per-CPU map"
+	"bpfret   hit   0.80 kprobe PMU retprobe + BPF program (empty)"
+	"fentry   ref   -    the empty program as BPF fentry (reference for bpf)"
+	"fentrymap ref  -    the map program as BPF fentry (reference for bpfmap)"
+	"fexit    ref   -    the empty program as BPF fexit (reference for bpfret)"
 	"ftrace   ref   -    function tracer on the same function (reference)"
 	"rbase    rbase -    unprobed read() loop (1 byte of /dev/zero), per call"
 	"regread  rhit  1.00 p:b vfs_read file=%di count=%dx:u64"
@@ -410,9 +416,14 @@ row again with $nbulk probes enabled on other functions (the bulk rows'
 functions, none on the getppid() path): its goal is against our own
 entry row, a hit costing at most 3 % more for what is probed elsewhere;
 its ratio column compares it with upstream's own entry1000 as usual.
-The pmu rows (a probe made through
-perf's kprobe PMU, as perf and bpftrace make theirs, counting hits) have
-no goal.  ftrace is a reference: the function tracer, the same code in
+Issue 26's PMU rows: a probe made through perf's kprobe PMU, as perf
+and bpftrace make theirs, ≤ 0.70 of upstream counting its hits (pmu),
+≤ 0.60 on a return (pmuret), and ≤ 0.80 with a BPF program attached
+(bpf, bpfmap, bpfret); the same programs as BPF fentry and fexit are
+their references (fentry, fentrymap, fexit: the same BPF trampoline in
+both kernels).  A counting event's hit needs no record (prep patch
+0010, perf_tp_event_count()), and a BPF program's run no migrate
+disable under preemption already off (0011).  ftrace is a reference: the function tracer, the same code in
 both kernels but for prep patches 0002 and 0003 (the trace context word
 in line, its interrupt tests only in an interrupt), which it uses too.
 Since issue 24 a record goes through the trace event core's API
@@ -444,6 +455,16 @@ hit path lost its stack canary).
   the process from \`perf_event_open()\` with the kprobe PMU's type and
   \`kprobe_func = "__x64_sys_getppid"\` (and the retprobe bit), opened
   before the settle; the run fails unless it counted every call.
+- bpf rows (kpe_bench bpf): the same loop with a BPF program loaded with
+  bpf(BPF_PROG_LOAD) (raw instructions, no libbpf): empty (\`r0 = 0\`),
+  or map, which adds one to slot 0 of a per-CPU array as bpftrace's
+  \`count()\` does (the run fails unless the slots sum to every call).
+  bpf, bpfmap and bpfret attach it as bpftrace does a kprobe: a kprobe
+  PMU event (sample period 1) given the program with
+  PERF_EVENT_IOC_SET_BPF, then enabled; fentry, fentrymap and fexit load
+  it as a BPF_PROG_TYPE_TRACING program on the function's BTF id (BTF
+  names \`__do_sys_getppid\`, the same address) and attach it with
+  BPF_RAW_TRACEPOINT_OPEN.
   The ftrace row filters on \`__do_sys_getppid\`, the name ftrace gives
   the address of \`__x64_sys_getppid\` (the compiler merged the two).
 - Bulk rows (kpe_bench bulk): $nbulk functions defined under net/ (no

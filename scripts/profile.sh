@@ -16,7 +16,8 @@
 # 'p:b __x64_sys_getppid s=+0(+112(%di)):ustring',
 # 'p:b __x64_sys_getppid+9'), or pmu / pmuret: the kprobe PMU rows
 # (kpe_bench pmu, a counting perf event on __x64_sys_getppid, its return
-# with pmuret).  Example:
+# with pmuret), or 'bpf KIND PROG' (kpe_bench bpf: KIND kprobe,
+# kretprobe, fentry or fexit, PROG empty or map).  Example:
 #
 #   scripts/profile.sh linux 'r:b __x64_sys_getppid' pmu
 #
@@ -133,6 +134,7 @@ while IFS='	' read -r id def; do
 	base) $B loop $id "$calls" || rc=1 ;;
 	pmu) $B pmu $id "$calls" __x64_sys_getppid || rc=1 ;;
 	pmuret) $B pmu $id "$calls" __x64_sys_getppid ret || rc=1 ;;
+	bpf\ *) set -- $def; $B bpf $id "$calls" __x64_sys_getppid $2 $3 || rc=1 ;;
 	*)
 		echo > $T/trace
 		if ! echo "$def" > $T/kprobe_events ||

@@ -755,46 +755,84 @@ static nokprobe_inline unsigned long tkp_bpf_func_ip(const struct tkp_probe *tp,
 }
 
 /*
- * Hand the hit of place @tp to BPF and perf.  Returns 1 when a BPF
- * program moved the instruction pointer (bpf_override_return): execution
- * must then resume there instead of going on in the probed function.
+ * perf's record of a hit of @tp, for perf events on @head that sample it
+ * or filter it.  @args holds its arguments (@body bytes) if a trace
+ * instance took them already; else they are fetched into staging buffer
+ * @slot.
+ */
+static noinline void tkp_perf_record(struct tkp_probe *tp,
+				     struct pt_regs *regs, unsigned long a,
+				     unsigned long b, u8 *args,
+				     unsigned int body, unsigned int slot,
+				     struct hlist_head *head)
+{
+	struct tkp_event *ev = tp->ev;
+	int size, rctx;
+	void *rec;
+
+	if (body && !args) {
+		args = tkp_scratch_of(slot);
+		body = tkp_fetch_args(ev, tp->args, regs, args);
+	}
+	/* perf wants the raw record plus its u32 size to be u64 aligned. */
+	size = ALIGN(ev->hdr_size + body + sizeof(u32), sizeof(u64)) -
+	       sizeof(u32);
+	rec = perf_trace_buf_alloc(size, NULL, &rctx);
+	if (!rec)
+		return;
+	tkp_fill_hdr(ev, rec, a, b);
+	if (body)
+		memcpy(rec + ev->hdr_size, args, body);
+	perf_trace_buf_submit(rec, size, rctx, ev->call.event.type, 1, regs,
+			      head, NULL);
+}
+NOKPROBE_SYMBOL(tkp_perf_record);
+
+/*
+ * The hit of place @tp for perf events (@args, @body and @slot as for
+ * tkp_perf_record()).
+ */
+static noinline void tkp_perf_events(struct tkp_probe *tp,
+				     struct pt_regs *regs, unsigned long a,
+				     unsigned long b, u8 *args,
+				     unsigned int body, unsigned int slot)
+{
+	struct hlist_head *head = this_cpu_ptr(tp->ev->call.perf_events);
+
+	if (hlist_empty(head))
+		return;
+	/* Events that only count (perf stat) need no record: row pmu. */
+	if (!perf_tp_event_count(head, 1, regs))
+		tkp_perf_record(tp, regs, a, b, args, body, slot, head);
+}
+NOKPROBE_SYMBOL(tkp_perf_events);
+
+/*
+ * Hand the hit of place @tp to BPF and perf; @args, @body and @slot as
+ * for tkp_perf_record().  Returns 1 when a BPF program moved the
+ * instruction pointer (bpf_override_return): execution must then resume
+ * there instead of going on in the probed function.  The BPF programs
+ * are run from here, in line (rows bpf, bpfmap and bpfret of make
+ * bench), perf's events apart.
  */
 static nokprobe_inline int tkp_perf(struct tkp_probe *tp,
 				    struct pt_regs *regs, unsigned long a,
-				    unsigned long b, const u8 *args,
-				    unsigned int body)
+				    unsigned long b, u8 *args,
+				    unsigned int body, unsigned int slot)
 {
 	struct tkp_event *ev = tp->ev;
 	struct trace_event_call *call = &ev->call;
 	unsigned long ip = instruction_pointer(regs);
-	struct hlist_head *head;
-	int size, rctx;
-	void *rec;
+	int keep;
 
 	if (bpf_prog_array_valid(call)) {
-		int keep;
-
 		keep = trace_call_bpf_func_ip(call, regs, tkp_bpf_func_ip(tp, a));
 		if (!ev->is_return && ip != instruction_pointer(regs))
 			return 1;
 		if (!keep)
 			return 0;
 	}
-
-	head = this_cpu_ptr(call->perf_events);
-	if (hlist_empty(head))
-		return 0;
-	/* perf wants the raw record plus its u32 size to be u64 aligned. */
-	size = ALIGN(ev->hdr_size + body + sizeof(u32), sizeof(u64)) -
-	       sizeof(u32);
-	rec = perf_trace_buf_alloc(size, NULL, &rctx);
-	if (!rec)
-		return 0;
-	tkp_fill_hdr(ev, rec, a, b);
-	if (body)
-		memcpy(rec + ev->hdr_size, args, body);
-	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
-			      head, NULL);
+	tkp_perf_events(tp, regs, a, b, args, body, slot);
 	return 0;
 }
 
@@ -816,8 +854,8 @@ static nokprobe_inline void tkp_bpf_missed(struct tkp_probe *tp)
 #else
 static nokprobe_inline int tkp_perf(struct tkp_probe *tp,
 				    struct pt_regs *regs, unsigned long a,
-				    unsigned long b, const u8 *args,
-				    unsigned int body)
+				    unsigned long b, u8 *args,
+				    unsigned int body, unsigned int slot)
 {
 	return 0;
 }
@@ -928,7 +966,8 @@ NOKPROBE_SYMBOL(tkp_fetch_dyn);
 /*
  * tkp_emit() for all but the common case: several trace instances, perf
  * or BPF.  The arguments are fetched once, into staging buffer @slot,
- * however many consumers there are.
+ * however many consumers there are; for perf alone, only if it wants a
+ * record (see tkp_perf()).
  */
 static noinline int tkp_emit_general(struct tkp_probe *tp,
 				     struct pt_regs *regs, unsigned long a,
@@ -943,7 +982,7 @@ static noinline int tkp_emit_general(struct tkp_probe *tp,
 
 	if (!files && !perf)
 		return 0;
-	if (body) {
+	if (files && body) {
 		args = tkp_scratch_of(slot);
 		body = tkp_fetch_args(ev, tp->args, regs, args);
 	}
@@ -952,7 +991,7 @@ static noinline int tkp_emit_general(struct tkp_probe *tp,
 		if (file)
 			tkp_record(tp, file, regs, a, b, args, body);
 	}
-	return perf ? tkp_perf(tp, regs, a, b, args, body) : 0;
+	return perf ? tkp_perf(tp, regs, a, b, args, body, slot) : 0;
 }
 NOKPROBE_SYMBOL(tkp_emit_general);
 
@@ -973,8 +1012,14 @@ static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
 
 	raw_cpu_inc(*tp->hits);
 	/* The common case: one trace instance, no perf, no BPF. */
-	if (unlikely(!file))
+	if (unlikely(!file)) {
+		/* perf or BPF alone (rows pmu and pmuret) */
+		if (!rcu_access_pointer(ev->files))
+			return READ_ONCE(ev->perf_on) ?
+			       tkp_perf(tp, regs, a, b, NULL,
+					ev->rec_size - ev->hdr_size, slot) : 0;
 		return tkp_emit_general(tp, regs, a, b, slot);
+	}
 	if (!ev->dyn) {
 		/* Fixed size: fetched right into the record. */
 		tkp_record(tp, file, regs, a, b, NULL,

@@ -53,6 +53,14 @@ pmu() {
 	$B pmu "$1" "$calls" __x64_sys_getppid $2 || rc=1
 }
 
+# bpf ROW KIND PROG: BPF program PROG (empty, or map: counting into a
+# per-CPU array) on the same function as KIND: kprobe or kretprobe made
+# through the kprobe PMU, as bpftrace attaches them; fentry or fexit, a
+# BPF trampoline (the reference).
+bpf() {
+	$B bpf "$1" "$calls" __x64_sys_getppid $2 $3 || rc=1
+}
+
 # ftrace_hit ROW: the function tracer on the same function, as reference.
 ftrace_hit() {
 	echo > $T/trace
@@ -91,6 +99,12 @@ hit ustring 'p:b __x64_sys_getppid s=+0(+112(%di)):ustring'
 hit retarg 'r:b __x64_sys_getppid v=$retval c=$comm'
 pmu pmu
 pmu pmuret ret
+bpf bpf kprobe empty
+bpf bpfmap kprobe map
+bpf bpfret kretprobe empty
+bpf fentry fentry empty
+bpf fentrymap fentry map
+bpf fexit fexit empty
 ftrace_hit ftrace
 # Argument names from BTF (issue 16; ours only) against the register
 # spelling they stand for, on vfs_read through a read() loop: they must

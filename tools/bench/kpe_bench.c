@@ -22,7 +22,20 @@
  *	counting perf event of this process, opened before the settle.
  *	Prints the hit line as "loop" does, after checking that the event
  *	counted every call.
- *   With KPE_BENCH_MARK=1 in the environment, "loop" and "pmu" call
+ *   kpe_bench bpf ROW CALLS FUNC KIND PROG
+ *	The loop above with BPF program PROG on FUNC, attached as KIND:
+ *	kprobe or kretprobe, a probe made through the kprobe PMU with the
+ *	program attached to it by PERF_EVENT_IOC_SET_BPF, as bpftrace
+ *	attaches its kprobes (a sampling event, period 1, that the program
+ *	keeps from perf by returning 0); fentry or fexit, the same program
+ *	on a BPF trampoline (FUNC found by name in /sys/kernel/btf/vmlinux,
+ *	or by a name /proc/kallsyms gives its address: BTF may have
+ *	another function merged with it, as __do_sys_getppid for
+ *	__x64_sys_getppid; "kpe-bench: bpf-func ROW NAME" says which).
+ *	PROG: empty (returns 0), or map (adds one to a per-CPU array's slot
+ *	0, as bpftrace's count() does; the run fails unless it counted every
+ *	call).  Prints the hit line as "loop" does.
+ *   With KPE_BENCH_MARK=1 in the environment, "loop", "pmu" and "bpf" call
  *	getpgid(0) right before and right after their timed region (outside
  *	it): marks for scripts/profile.sh, whose QEMU plugin
  *	(tools/profile/kpe_prof.c) counts the instructions executed between
@@ -53,6 +66,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/btf.h>
 #include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -60,10 +74,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "kpe_bpf.h"
 #include "kpe_sysfs.h"
 
 #define WARMUP_CALLS	1000
@@ -273,15 +289,280 @@ static int cmd_loop(int argc, char **argv, bool rd)
 	return 0;
 }
 
-static int cmd_pmu(int argc, char **argv)
+/* The kprobe PMU's event on @func (its return with @ret), or -errno. */
+static int pmu_open(const char *func, bool ret, uint64_t period)
 {
 	const char *pmu = "/sys/bus/event_source/devices/kprobe";
-	unsigned long long ns;
 	struct perf_event_attr attr;
-	unsigned long calls;
 	char path[128];
-	uint64_t count;
 	long bit;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	snprintf(path, sizeof(path), "%s/type", pmu);
+	attr.type = read_number(path, NULL);
+	if ((int)attr.type < 0)
+		return -(errno ?: ENOENT);
+	if (ret) {
+		snprintf(path, sizeof(path), "%s/format/retprobe", pmu);
+		bit = read_number(path, "config:");
+		if (bit < 0)
+			return -(errno ?: ENOENT);
+		attr.config = 1ULL << bit;
+	}
+	attr.kprobe_func = (uint64_t)(uintptr_t)func;
+	attr.exclude_hv = 1;
+	attr.sample_period = period;
+	attr.wakeup_events = period ? 1 : 0;
+	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * The id of function @name in the kernel's BTF, or 0 (errno set).  The
+ * types follow the header, each a struct btf_type and what its kind
+ * appends (include/uapi/linux/btf.h).
+ */
+static uint32_t btf_func_id(const char *name)
+{
+	static unsigned char buf[32 << 20];
+	const struct btf_header *h = (const void *)buf;
+	const unsigned char *p, *end;
+	const char *strs;
+	uint32_t id = 1, kind, vlen;
+	ssize_t len = 0, got;
+	int fd;
+
+	fd = open("/sys/kernel/btf/vmlinux", O_RDONLY);
+	if (fd < 0)
+		return 0;
+	while ((got = read(fd, buf + len, sizeof(buf) - len)) > 0)
+		len += got;
+	close(fd);
+	if (len < (ssize_t)sizeof(*h) || h->magic != BTF_MAGIC ||
+	    h->hdr_len + h->str_off + h->str_len > (size_t)len) {
+		errno = EINVAL;
+		return 0;
+	}
+	strs = (const char *)buf + h->hdr_len + h->str_off;
+	p = buf + h->hdr_len + h->type_off;
+	end = p + h->type_len;
+	while (p + sizeof(struct btf_type) <= end) {
+		const struct btf_type *t = (const void *)p;
+
+		kind = BTF_INFO_KIND(t->info);
+		vlen = BTF_INFO_VLEN(t->info);
+		if (kind == BTF_KIND_FUNC && t->name_off < h->str_len &&
+		    !strcmp(strs + t->name_off, name))
+			return id;
+		p += sizeof(*t);
+		switch (kind) {
+		case BTF_KIND_INT: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+			p += 4;
+			break;
+		case BTF_KIND_ARRAY:
+			p += sizeof(struct btf_array);
+			break;
+		case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+			p += vlen * sizeof(struct btf_member);
+			break;
+		case BTF_KIND_ENUM:
+			p += vlen * sizeof(struct btf_enum);
+			break;
+		case BTF_KIND_ENUM64:
+			p += vlen * 12;
+			break;
+		case BTF_KIND_FUNC_PROTO:
+			p += vlen * sizeof(struct btf_param);
+			break;
+		case BTF_KIND_DATASEC:
+			p += vlen * sizeof(struct btf_var_secinfo);
+			break;
+		}
+		id++;
+	}
+	errno = ENOENT;
+	return 0;
+}
+
+/*
+ * The BTF id of @func, or of a name /proc/kallsyms gives its address
+ * (the compiler may have merged it with another function, whose name
+ * BTF has instead); 0 if none.  The name used is reported.
+ */
+static uint32_t btf_func_or_alias(const char *row, const char *func)
+{
+	char line[LINE_MAX_LEN], name[LINE_MAX_LEN], type;
+	unsigned long long addr, want = 0;
+	uint32_t id = btf_func_id(func);
+	FILE *f;
+	int pass;
+
+	if (id) {
+		printf("kpe-bench: bpf-func %s %s\n", row, func);
+		return id;
+	}
+	f = fopen("/proc/kallsyms", "r");
+	for (pass = 0; f && pass < 2 && !id; pass++) {
+		rewind(f);
+		while (!id && fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+				continue;
+			if (!pass && !strcmp(name, func))
+				want = addr;
+			else if (pass && addr == want && want)
+				id = btf_func_id(name);
+		}
+	}
+	if (f)
+		fclose(f);
+	if (id)
+		printf("kpe-bench: bpf-func %s %s\n", row, name);
+	else
+		errno = ENOENT;
+	return id;
+}
+
+/* How many CPUs a per-CPU map has a value for. */
+static unsigned int possible_cpus(void)
+{
+	char line[64], *p;
+	unsigned int n = 1;
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+
+	if (f && fgets(line, sizeof(line), f)) {
+		p = strrchr(line, '-');
+		n = strtoul(p ? p + 1 : line, NULL, 10) + 1;
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* The sum of a per-CPU u64 array's slot 0 over every CPU, or -1. */
+static long long map_sum(int map, unsigned int ncpus)
+{
+	uint64_t *vals = calloc(ncpus, sizeof(*vals));
+	union bpf_attr attr;
+	uint32_t key = 0;
+	long long sum = 0;
+	unsigned int i;
+
+	if (!vals)
+		return -1;
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = map;
+	attr.key = (uint64_t)(uintptr_t)&key;
+	attr.value = (uint64_t)(uintptr_t)vals;
+	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr))
+		sum = -1;
+	for (i = 0; sum >= 0 && i < ncpus; i++)
+		sum += vals[i];
+	free(vals);
+	return sum;
+}
+
+static int cmd_bpf(int argc, char **argv)
+{
+	bool trampoline, ret, count;
+	unsigned int ncpus = possible_cpus();
+	unsigned long long ns;
+	union bpf_attr attr;
+	unsigned long calls;
+	int fd, prog, map = -1, n;
+	uint32_t btf_id = 0;
+	long long counted;
+	char *p;
+	struct bpf_insn insns[16];
+
+	if (argc != 7)
+		return 2;
+	calls = strtoul(argv[3], &p, 10);
+	if (*p || !calls)
+		return 2;
+	trampoline = !strcmp(argv[5], "fentry") || !strcmp(argv[5], "fexit");
+	ret = !strcmp(argv[5], "kretprobe") || !strcmp(argv[5], "fexit");
+	if (!trampoline && !ret && strcmp(argv[5], "kprobe"))
+		return 2;
+	count = !strcmp(argv[6], "map");
+	if (!count && strcmp(argv[6], "empty"))
+		return 2;
+
+	n = 0;
+	if (count) {
+		memset(&attr, 0, sizeof(attr));
+		attr.map_type = BPF_MAP_TYPE_PERCPU_ARRAY;
+		attr.key_size = 4;
+		attr.value_size = 8;
+		attr.max_entries = 1;
+		map = sys_bpf(BPF_MAP_CREATE, &attr);
+		if (map < 0)
+			return fail("bpf map", argv[2], errno);
+		/* u32 key = 0; v = lookup(map, &key); if (v) *v += 1; */
+		insns[n++] = INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0);
+		insns[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0);
+		insns[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4);
+		insns[n++] = INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1,
+				  BPF_PSEUDO_MAP_FD, 0, map);
+		insns[n++] = INSN(0, 0, 0, 0, 0);
+		insns[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
+		insns[n++] = INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 3, 0);
+		insns[n++] = INSN(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_1, BPF_REG_0, 0, 0);
+		insns[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_1, 0, 0, 1);
+		insns[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_0, BPF_REG_1, 0, 0);
+	}
+	insns[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+	insns[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+
+	if (trampoline) {
+		btf_id = btf_func_or_alias(argv[2], argv[4]);
+		if (!btf_id)
+			return fail("btf", argv[4], errno);
+		prog = kpe_prog_load_as(BPF_PROG_TYPE_TRACING,
+					ret ? BPF_TRACE_FEXIT : BPF_TRACE_FENTRY,
+					btf_id, insns, n);
+	} else {
+		prog = kpe_prog_load(insns, n);
+	}
+	if (prog < 0)
+		return fail("bpf load", argv[2], errno);
+	pin_cpu0();
+	if (trampoline) {
+		memset(&attr, 0, sizeof(attr));
+		attr.raw_tracepoint.prog_fd = prog;
+		fd = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+		if (fd < 0)
+			return fail("bpf attach", argv[4], errno);
+	} else {
+		fd = pmu_open(argv[4], ret, 1);
+		if (fd < 0)
+			return fail("perf_event_open", argv[4], -fd);
+		if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog) ||
+		    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+			return fail("PERF_EVENT_IOC_SET_BPF", argv[4], errno);
+	}
+	ns = timed_loop(argv[2], calls);
+	close(fd);
+	if (count) {
+		counted = map_sum(map, ncpus);
+		if (counted < (long long)(calls + WARMUP_CALLS)) {
+			printf("kpe-bench: error %s counted %lld of %lu calls\n",
+			       argv[2], counted, calls + WARMUP_CALLS);
+			return 1;
+		}
+		close(map);
+	}
+	close(prog);
+	printf("kpe-bench: hit %s %lu %llu\n", argv[2], calls, ns);
+	return 0;
+}
+
+static int cmd_pmu(int argc, char **argv)
+{
+	unsigned long long ns;
+	unsigned long calls;
+	uint64_t count;
 	char *p;
 	int fd;
 
@@ -290,25 +571,10 @@ static int cmd_pmu(int argc, char **argv)
 	calls = strtoul(argv[3], &p, 10);
 	if (*p || !calls)
 		return 2;
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	snprintf(path, sizeof(path), "%s/type", pmu);
-	attr.type = read_number(path, NULL);
-	if ((int)attr.type < 0)
-		return fail("pmu", path, errno ?: ENOENT);
-	if (argc == 6) {
-		snprintf(path, sizeof(path), "%s/format/retprobe", pmu);
-		bit = read_number(path, "config:");
-		if (bit < 0)
-			return fail("pmu", path, errno ?: ENOENT);
-		attr.config = 1ULL << bit;
-	}
-	attr.kprobe_func = (uint64_t)(uintptr_t)argv[4];
-	attr.exclude_hv = 1;
 	pin_cpu0();
-	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	fd = pmu_open(argv[4], argc == 6, 0);
 	if (fd < 0)
-		return fail("perf_event_open", argv[4], errno);
+		return fail("perf_event_open", argv[4], -fd);
 	ns = timed_loop(argv[2], calls);
 	if (read(fd, &count, sizeof(count)) != sizeof(count))
 		return fail("read", "perf counter", errno);
@@ -655,6 +921,8 @@ int main(int argc, char **argv)
 		ret = cmd_loop(argc, argv, true);
 	else if (argc > 1 && !strcmp(argv[1], "pmu"))
 		ret = cmd_pmu(argc, argv);
+	else if (argc > 1 && !strcmp(argv[1], "bpf"))
+		ret = cmd_bpf(argc, argv);
 	else if (argc > 1 && !strcmp(argv[1], "bulk"))
 		ret = cmd_bulk(argc, argv);
 	else if (argc > 1 && !strcmp(argv[1], "wild"))
@@ -666,6 +934,7 @@ int main(int argc, char **argv)
 			"usage: kpe_bench loop ROW CALLS\n"
 			"       kpe_bench readloop ROW CALLS\n"
 			"       kpe_bench pmu ROW CALLS FUNC [ret]\n"
+			"       kpe_bench bpf ROW CALLS FUNC KIND PROG\n"
 			"       kpe_bench bulk TRACEDIR GROUP FUNCFILE N\n"
 			"       kpe_bench wild TRACEDIR GROUP PATTERN\n"
 			"       kpe_bench wildlist TRACEDIR GROUP FUNCFILE N\n");

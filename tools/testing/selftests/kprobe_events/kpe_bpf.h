@@ -25,17 +25,22 @@ static inline long sys_bpf(int cmd, union bpf_attr *attr)
 }
 
 /*
- * Load @n instructions as a GPL BPF_PROG_TYPE_KPROBE program.  Returns
- * its fd, or -1 with errno set and the verifier's log on stderr.
+ * Load @n instructions as a GPL program of @type (@attach_type and
+ * @btf_id: what a BPF_PROG_TYPE_TRACING program attaches to, else 0).
+ * Returns its fd, or -1 with errno set and the verifier's log on stderr.
  */
-static inline int kpe_prog_load(const struct bpf_insn *insns, int n)
+static inline int kpe_prog_load_as(uint32_t type, uint32_t attach_type,
+				   uint32_t btf_id,
+				   const struct bpf_insn *insns, int n)
 {
 	static char log[65536];
 	union bpf_attr attr;
 	int prog, err;
 
 	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_KPROBE;
+	attr.prog_type = type;
+	attr.expected_attach_type = attach_type;
+	attr.attach_btf_id = btf_id;
 	attr.insns = (uint64_t)(uintptr_t)insns;
 	attr.insn_cnt = n;
 	attr.license = (uint64_t)(uintptr_t)"GPL";
@@ -49,6 +54,12 @@ static inline int kpe_prog_load(const struct bpf_insn *insns, int n)
 		errno = err;
 	}
 	return prog;
+}
+
+/* The same for a BPF_PROG_TYPE_KPROBE program. */
+static inline int kpe_prog_load(const struct bpf_insn *insns, int n)
+{
+	return kpe_prog_load_as(BPF_PROG_TYPE_KPROBE, 0, 0, insns, n);
 }
 
 #endif /* KPE_BPF_H */

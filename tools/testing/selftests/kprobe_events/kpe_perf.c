@@ -6,12 +6,25 @@
  *   kpe_perf kprobe SYMBOL [ret]   a kprobe PMU event (perf's own probe)
  *   kpe_perf tracepoint ID         the trace event with that id
  *
- * KPE_PERF_SHOW=FILE (environment): copy FILE to stderr while the event
- * is open (e.g. tracefs enabled_functions, to see how it is hooked).
+ * Environment:
+ *   KPE_PERF_SHOW=FILE  copy FILE to stderr while the event is open (e.g.
+ *			 tracefs enabled_functions, to see how it is hooked)
+ *   KPE_PERF_PERIOD=N	 the event's sample_period: 1 (the default), a
+ *			 sampling event, for which the tracer builds the
+ *			 hit's record; 0, an event that only counts (perf
+ *			 stat), for which it need not
+ *   KPE_PERF_FILTER=F	 give the event filter F (PERF_EVENT_IOC_SET_FILTER;
+ *			 a tracepoint's fields)
+ *   KPE_PERF_PAIR=1	 open a second event like the first but for its
+ *			 period (1 if the first's is 0, else 0), and print
+ *			 both counts, the first's first
  *
  * Opens a counter for this process, calls read() on /proc/version
  * READS times (each goes through vfs_read), prints the counter value and
  * exits 0; on an error prints the errno name to stdout and exits 1.
+ * The counter itself is read with read() (vfs_read too), READS calls
+ * later: an entry probe on vfs_read counts READS + 1 hits, and a
+ * return probe READS (the counter is read before that read returns).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -42,9 +56,9 @@ int main(int argc, char **argv)
 {
 	struct perf_event_attr attr;
 	char buf[256];
-	const char *show;
-	uint64_t count;
-	int fd, vfd, i;
+	const char *show, *env;
+	uint64_t count, count2;
+	int fd, fd2 = -1, vfd, i;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: %s kprobe SYMBOL [ret] | tracepoint ID\n",
@@ -53,7 +67,8 @@ int main(int argc, char **argv)
 	}
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
-	attr.sample_period = 1;
+	env = getenv("KPE_PERF_PERIOD");
+	attr.sample_period = env ? strtoull(env, NULL, 0) : 1;
 	if (!strcmp(argv[1], "kprobe")) {
 		attr.type = read_number("/sys/bus/event_source/devices/kprobe/type",
 					NULL);
@@ -77,6 +92,16 @@ int main(int argc, char **argv)
 	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
 	if (fd < 0)
 		return fail("perf_event_open");
+	env = getenv("KPE_PERF_FILTER");
+	if (env && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, env))
+		return fail("PERF_EVENT_IOC_SET_FILTER");
+	env = getenv("KPE_PERF_PAIR");
+	if (env && !strcmp(env, "1")) {
+		attr.sample_period = !attr.sample_period;
+		fd2 = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+		if (fd2 < 0)
+			return fail("perf_event_open (second)");
+	}
 	show = getenv("KPE_PERF_SHOW");
 	if (show) {
 		FILE *f = fopen(show, "r");
@@ -94,7 +119,16 @@ int main(int argc, char **argv)
 	}
 	if (read(fd, &count, sizeof(count)) != sizeof(count))
 		return fail("read counter");
-	printf("%llu\n", (unsigned long long)count);
+	if (fd2 >= 0) {
+		/* (Its own read adds a hit that the first read did not see.) */
+		if (read(fd2, &count2, sizeof(count2)) != sizeof(count2))
+			return fail("read second counter");
+		printf("%llu %llu\n", (unsigned long long)count,
+		       (unsigned long long)count2);
+		close(fd2);
+	} else {
+		printf("%llu\n", (unsigned long long)count);
+	}
 	close(fd);
 	return 0;
 }

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: perf counts every hit exactly, whether its event only counts (no record is built) or samples, and a filter still sees every record
+. "$(dirname "$0")/lib.sh"
+reset || fail "initial reset failed"
+
+KPE_PERF=$DIR/kpe_perf
+[ -x "$KPE_PERF" ] || fail "$KPE_PERF missing"
+[ -f /sys/bus/event_source/devices/kprobe/type ] || skip "no kprobe PMU"
+
+# kpe_perf reads /proc/version READS times, then its counter, each
+# through vfs_read: an entry probe sees READS + 1 calls, a return probe
+# READS (see kpe_perf.c).
+READS=10
+
+# $1: what; $2: expected; $3: got
+expect_count() {
+	[ "$3" = "$2" ] || fail "$1: counted '$3', expected '$2'"
+	log "$1: $3"
+}
+
+# Through the kprobe PMU (perf's private probe), counting (period 0:
+# no record) and sampling (period 1: a record per hit).
+for period in 0 1; do
+	n=$(KPE_PERF_PERIOD=$period "$KPE_PERF" kprobe vfs_read) ||
+		fail "kprobe PMU on vfs_read, period $period: $n"
+	expect_count "entry, period $period" $((READS + 1)) "$n"
+	n=$(KPE_PERF_PERIOD=$period "$KPE_PERF" kprobe vfs_read ret) ||
+		fail "kprobe PMU on vfs_read's return, period $period: $n"
+	expect_count "return, period $period" $READS "$n"
+done
+
+# One event counting and one sampling on the same probe: the hits are
+# recorded for the second, and counted once on each.  (The second
+# counter is read one vfs_read later.)
+out=$(KPE_PERF_PERIOD=0 KPE_PERF_PAIR=1 "$KPE_PERF" kprobe vfs_read) ||
+	fail "two events on one probe: $out"
+expect_count "entry, counting and sampling" "$((READS + 1)) $((READS + 2))" "$out"
+out=$(KPE_PERF_PERIOD=0 KPE_PERF_PAIR=1 "$KPE_PERF" kprobe vfs_read ret) ||
+	fail "two events on one return probe: $out"
+expect_count "return, counting and sampling" "$READS $((READS + 1))" "$out"
+
+# A kprobe event of kprobe_events through perf: a counting event with a
+# filter still has every hit's record built and filtered.  kpe_perf
+# reads /proc/version 256 bytes at a time, its counter 8 bytes.
+expect_ok "p:pc vfs_read c=$KPE_ARG3_REG:u64"
+id=$(cat "$T/events/kprobes/pc/id")
+n=$(KPE_PERF_PERIOD=0 "$KPE_PERF" tracepoint "$id") ||
+	fail "perf on kprobes/pc: $n"
+expect_count "kprobes/pc, counting" $((READS + 1)) "$n"
+n=$(KPE_PERF_PERIOD=0 KPE_PERF_FILTER='c == 256' "$KPE_PERF" tracepoint "$id") ||
+	fail "perf on kprobes/pc with a filter: $n"
+expect_count "kprobes/pc, counting, filter c == 256" $READS "$n"
+n=$(KPE_PERF_PERIOD=0 KPE_PERF_FILTER='c == 7' "$KPE_PERF" tracepoint "$id") ||
+	fail "perf on kprobes/pc with a filter: $n"
+expect_count "kprobes/pc, counting, filter c == 7" 0 "$n"
+n=$(KPE_PERF_PERIOD=1 KPE_PERF_FILTER='c == 8' "$KPE_PERF" tracepoint "$id") ||
+	fail "perf on kprobes/pc with a filter: $n"
+expect_count "kprobes/pc, sampling, filter c == 8" 1 "$n"
+
+# The same event enabled in tracefs too: its records there are whole.
+echo 1 > "$T/events/kprobes/pc/enable" || fail "enable pc"
+: > "$T/trace"
+n=$(KPE_PERF_PERIOD=0 "$KPE_PERF" tracepoint "$id") ||
+	fail "perf on kprobes/pc, enabled in tracefs: $n"
+expect_count "kprobes/pc, counting, enabled in tracefs" $((READS + 1)) "$n"
+echo 0 > "$T/events/kprobes/pc/enable"
+grep -q "kpe_perf-.* pc: (vfs_read+0x0/0x[0-9a-f]*) c=256" "$T/trace" ||
+	fail "no record of pc with c=256 in trace: $(head -n 5 "$T/trace")"
+
+expect_ok "-:pc"
+reset || fail "cleanup failed"
+pass
