@@ -254,13 +254,15 @@ missing=()
 			self=$(awk -v o="${o:-0}" -v e="${e:-0}" \
 				'BEGIN { if (o > 0 && e > 0) printf "%.3f", o / e }')
 			met="not met"
-			[ -z "$self" ] || met=$(awk -v r="$self" -v g="$goal" \
-				'BEGIN { print (r <= g) ? "met" : "not met" }')
+			[ -z "$self" ] || met=$(awk -v o="$o" -v e="$e" -v g="$goal" \
+				'BEGIN { print (o <= g * e) ? "met" : "not met" }')
 			met="$met (ours ${self:-?} × entry)"
 			goal="ours ≤ $goal × entry"
 		elif [ "$goal" != - ]; then
 			if [ -n "$ratio" ]; then
-				met=$(awk -v r="$ratio" -v g="$goal" 'BEGIN { print (r <= g) ? "met" : "not met" }')
+				# Against the figures, not the rounded ratio.
+				met=$(awk -v o="$o" -v u="$u" -v g="$goal" \
+					'BEGIN { print (o <= g * u) ? "met" : "not met" }')
 				echo "$row $ratio $goal" >> "$data"
 			else
 				met="not met"

@@ -223,6 +223,7 @@ enum tkp_err {
 	TKP_ERR_TYPECAST_BAD_ARROW,
 	TKP_ERR_TYPECAST_SYM_OFFSET,
 	TKP_ERR_TOO_MANY_NESTED,
+	TKP_ERR_NOT_PERCPU,
 	/* Messages made for the line, naming what exists: see tkp_btf_fail() */
 	TKP_ERR_BTF_MSG,
 	TKP_ERR_BTF_MSG_LAST = TKP_ERR_BTF_MSG + 16,

@@ -757,8 +757,8 @@ static nokprobe_inline unsigned long tkp_bpf_func_ip(const struct tkp_probe *tp,
 /*
  * perf's record of a hit of @tp, for perf events on @head that sample it
  * or filter it.  @args holds its arguments (@body bytes) if a trace
- * instance took them already; else they are fetched into staging buffer
- * @slot.
+ * instance took them already; when NULL they are fetched into staging
+ * buffer @slot (and @body is ignored).
  */
 static noinline void tkp_perf_record(struct tkp_probe *tp,
 				     struct pt_regs *regs, unsigned long a,
@@ -770,9 +770,12 @@ static noinline void tkp_perf_record(struct tkp_probe *tp,
 	int size, rctx;
 	void *rec;
 
-	if (body && !args) {
-		args = tkp_scratch_of(slot);
-		body = tkp_fetch_args(ev, tp->args, regs, args);
+	if (!args) {
+		body = ev->rec_size - ev->hdr_size;
+		if (body) {
+			args = tkp_scratch_of(slot);
+			body = tkp_fetch_args(ev, tp->args, regs, args);
+		}
 	}
 	/* perf wants the raw record plus its u32 size to be u64 aligned. */
 	size = ALIGN(ev->hdr_size + body + sizeof(u32), sizeof(u64)) -
@@ -1016,8 +1019,7 @@ static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
 		/* perf or BPF alone (rows pmu and pmuret) */
 		if (!rcu_access_pointer(ev->files))
 			return READ_ONCE(ev->perf_on) ?
-			       tkp_perf(tp, regs, a, b, NULL,
-					ev->rec_size - ev->hdr_size, slot) : 0;
+			       tkp_perf(tp, regs, a, b, NULL, 0, slot) : 0;
 		return tkp_emit_general(tp, regs, a, b, slot);
 	}
 	if (!ev->dyn) {

@@ -13,9 +13,13 @@
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+
+#include <asm/sections.h>
 
 #include "trace_kprobe.h"
 
@@ -93,6 +97,7 @@ const char *tkp_err_text[] = {
 	[TKP_ERR_TYPECAST_SYM_OFFSET] =
 		"@SYM+/-OFFSET with typecast needs parentheses",
 	[TKP_ERR_TOO_MANY_NESTED] = "Too many nested typecasts/dereferences",
+	[TKP_ERR_NOT_PERCPU]	  = "Not a per-CPU variable",
 	/* Filled in by trace_kprobe_btf.c before use. */
 	[TKP_ERR_BTF_MSG ... TKP_ERR_BTF_MSG_LAST] = "",
 };
@@ -528,6 +533,26 @@ static int tkp_parse_cast(struct tkp_argctx *c, const char *b, size_t len,
 }
 
 /*
+ * Is @addr, what kallsyms gives for a symbol (plus an offset), in the
+ * kernel's or a module's per-CPU variables?  Anything else has no
+ * per-CPU copies for this_cpu_*() to find.
+ */
+static bool tkp_percpu_sym(unsigned long addr)
+{
+#ifdef CONFIG_SMP
+	unsigned long start = (unsigned long)__per_cpu_start;
+	void __percpu *p = (void __percpu *)addr;
+
+	if (addr - start < (unsigned long)(__per_cpu_end - __per_cpu_start))
+		return true;
+	return is_module_percpu_address((unsigned long)
+					per_cpu_ptr(p, raw_smp_processor_id()));
+#else
+	return true;	/* a per-CPU variable is a plain one */
+#endif
+}
+
+/*
  * "this_cpu_ptr(FETCHARG)": this CPU's address for the per-CPU pointer
  * that FETCHARG is (for "@SYM", the per-CPU variable SYM itself), as
  * this_cpu_ptr() gives it; "this_cpu_read(FETCHARG)": what is there.
@@ -548,8 +573,11 @@ static int tkp_parse_percpu(struct tkp_argctx *c, const char *b, size_t len,
 		return ret;
 	was = a->ndrf;
 	/* "@SYM" reads the variable: here it is the variable's address. */
-	if (*in == '@')
+	if (*in == '@') {
+		if (!tkp_percpu_sym(a->param))
+			return tkp_arg_fail(c, in, TKP_ERR_NOT_PERCPU);
 		a->addr_only = true;
+	}
 	if (a->addr_only) {
 		if (a->pcpu & BIT(a->ndrf - 1))
 			return tkp_arg_fail(c, b, TKP_ERR_TOO_MANY_OPS);

@@ -341,7 +341,8 @@ static uint32_t btf_func_id(const char *name)
 		len += got;
 	close(fd);
 	if (len < (ssize_t)sizeof(*h) || h->magic != BTF_MAGIC ||
-	    h->hdr_len + h->str_off + h->str_len > (size_t)len) {
+	    h->hdr_len + h->str_off + h->str_len > (size_t)len ||
+	    h->hdr_len + h->type_off + h->type_len > (size_t)len) {
 		errno = EINVAL;
 		return 0;
 	}

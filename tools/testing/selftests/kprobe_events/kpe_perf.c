@@ -15,6 +15,8 @@
  *			 stat), for which it need not
  *   KPE_PERF_FILTER=F	 give the event filter F (PERF_EVENT_IOC_SET_FILTER;
  *			 a tracepoint's fields)
+ *   KPE_PERF_USER_ONLY=1 set exclude_kernel: count only hits in user mode
+ *			 (none, for a kprobe)
  *   KPE_PERF_PAIR=1	 open a second event like the first but for its
  *			 period (1 if the first's is 0, else 0), and print
  *			 both counts, the first's first
@@ -67,6 +69,8 @@ int main(int argc, char **argv)
 	}
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
+	env = getenv("KPE_PERF_USER_ONLY");
+	attr.exclude_kernel = env && !strcmp(env, "1");
 	env = getenv("KPE_PERF_PERIOD");
 	attr.sample_period = env ? strtoull(env, NULL, 0) : 1;
 	if (!strcmp(argv[1], "kprobe")) {

@@ -153,6 +153,10 @@ refused_at 'p:bx vfs_read a=(file)file->^f_pathx' "No member 'f_pathx' in struct
 refused_at 'p:bx vfs_read a=this_cpu_ptr(@runqueues):^string' 'String accepts only memory argument'
 refused_at 'p:bx vfs_read a=this_cpu_read(^$comm)' '$comm can not be dereferenced'
 refused_at 'p:bx vfs_read a=this_cpu_read(@runqueues^' 'Dereference brace is not closed'
+# A variable that is not per-CPU has no copy per CPU to find.
+refused_at 'p:bx vfs_read a=this_cpu_read(^@jiffies)' 'Not a per-CPU variable'
+refused_at 'p:bx vfs_read a=this_cpu_ptr(^@jiffies+8)' 'Not a per-CPU variable'
+refused_at 'p:bx vfs_read a=+0(this_cpu_ptr(^@saved_command_line))' 'Not a per-CPU variable'
 refused_at 'p:bx vfs_read a=^$current.pid' 'Invalid $-variable specified'
 refused_at 'p:bx vfs_read a=$current->^pidx' "No member 'pidx' in struct task_struct: " prefix
 [ "$(listing)" = "$keep" ] || fail "listing changed: $(listing)"
