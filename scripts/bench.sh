@@ -136,13 +136,14 @@ for ((boot = 1; boot <= boots; boot++)); do
 			case $kind in
 			hit|bulk) R[$v.$a.$boot]=$c N[$v.$a.$boot]=$b ;;
 			mem) R[$v.mem.$boot]=$b N[$v.mem.$boot]=$a R[$v.memfree.$boot]=$c ;;
+			mem-all) R[$v.allmem.$boot]=$b N[$v.allmem.$boot]=$a ;;
 			na) NA[$v.$a]=$b ;;
 			list) LIST[$v.$a.$boot]="$b $c" ;;
 			others) OTHERS[$v.$a.$boot]=$b ;;
 			others-hits)
 				[ "$b" = 0 ] || echo "bench: $v: the other probes of $a were hit $b times in its loop" >&2 ;;
 			esac
-		done < <(grep -E '^kpe-bench: (hit|bulk|mem|na|list|others|others-hits) ' "$log" | tr -d '\r')
+		done < <(grep -E '^kpe-bench: (hit|bulk|mem|mem-all|na|list|others|others-hits) ' "$log" | tr -d '\r')
 	done
 	for l in bulk wild; do
 		[ "${LIST[upstream.$l.$boot]:-}" = "${LIST[linux.$l.$boot]:-}" ] || {
@@ -152,7 +153,9 @@ for ((boot = 1; boot <= boots; boot++)); do
 	done
 done
 
-# Row table: name, kind (hit | bulk | mem | ref | base), goal, what.
+# Row table: name, kind (hit | bulk | mem | ref | base | flat: against
+# our entry row | sbulk, shit: ours only, against our row REF of GOAL@REF),
+# goal, what.
 ROWS=(
 	"base     base  -    unprobed getppid() loop, per call"
 	"entry    hit   0.70 p:b __x64_sys_getppid"
@@ -186,6 +189,13 @@ ROWS=(
 	"remove   bulk  0.10 remove @N@: -:GRP/EVENT, one per write"
 	"mem      mem   1.00 kernel memory per probe, @N@ probes (Slab+Percpu+VmallocUsed)"
 	"wild     bulk  0.05 define+enable: ours p:wild/w GLOB, upstream one event per function"
+	"allon    bulk  -    every function: echo function > current_tracer (reference)"
+	"allfn    ref   -    every function: getppid() loop under the function tracer (reference)"
+	"alloff   bulk  -    every function: echo nop > current_tracer (reference)"
+	"alldef   sbulk 1.50@allon define+enable p:all/a * (ours only), against the tracer's switch-on"
+	"allhit   shit  1.15@allfn getppid() loop with p:all/a * enabled, against the function tracer's"
+	"allclr   sbulk 1.50@alloff disable+clear p:all/a *, against the tracer's switch-off"
+	"allmem   mem   -    kernel memory per function of p:all/a * (@N@ functions; Slab+Percpu+VmallocUsed)"
 )
 
 # value VARIANT ROW KIND [BOOT]: the figure shown (empty if missing).
@@ -201,7 +211,8 @@ value() {
 		bt=${R[$v.rbase.$boot]:-} bn=${N[$v.rbase.$boot]:-}
 		kind=hit
 	fi
-	[ "$kind" != flat ] || kind=hit
+	[ "$kind" != flat ] && [ "$kind" != shit ] || kind=hit
+	[ "$kind" != sbulk ] || kind=bulk
 	case $kind in
 	base|rbase) awk -v t="$val" -v n="$n" 'BEGIN { printf "%.1f", t / n }' ;;
 	hit|ref)
@@ -216,7 +227,8 @@ value() {
 unit() {
 	case $1 in
 	base|rbase) echo "insns/call" ;; hit|rhit|ref|flat) echo "insns/hit" ;;
-	bulk) echo "ms" ;; mem) echo "bytes/probe" ;;
+	shit) echo "insns/call" ;;
+	bulk|sbulk) echo "ms" ;; mem) echo "bytes/probe" ;;
 	esac
 }
 
@@ -258,6 +270,20 @@ missing=()
 				'BEGIN { print (o <= g * e) ? "met" : "not met" }')
 			met="$met (ours ${self:-?} × entry)"
 			goal="ours ≤ $goal × entry"
+		elif [ "$kind" = sbulk ] || [ "$kind" = shit ]; then
+			# Ours only, its goal against reference row REF of ours
+			# (GOAL@REF): what the function tracer costs for the same.
+			ref=${goal#*@} goal=${goal%@*}
+			rk=bulk
+			[ "$kind" = sbulk ] || rk=ref
+			e=$(value linux "$ref" "$rk")
+			self=$(awk -v o="${o:-0}" -v e="${e:-0}" \
+				'BEGIN { if (o > 0 && e > 0) printf "%.2f", o / e }')
+			met="not met"
+			[ -z "$self" ] || met=$(awk -v o="$o" -v e="$e" -v g="$goal" \
+				'BEGIN { print (o <= g * e) ? "met" : "not met" }')
+			met="$met (ours ${self:-?} × $ref)"
+			goal="ours ≤ $goal × $ref"
 		elif [ "$goal" != - ]; then
 			if [ -n "$ratio" ]; then
 				# Against the figures, not the rounded ratio.
@@ -425,7 +451,14 @@ and bpftrace make theirs, ≤ 0.70 of upstream counting its hits (pmu),
 their references (fentry, fentrymap, fexit: the same BPF trampoline in
 both kernels).  A counting event's hit needs no record (prep patch
 0010, perf_tp_event_count()), and a BPF program's run no migrate
-disable under preemption already off (0011).  ftrace is a reference: the function tracer, the same code in
+disable under preemption already off (0011).  The all rows (issue 26)
+put every function ftrace can hook under one event, p:all/a *, against
+the function tracer on every function, on the same kernel: define and
+enable within 1.5 times its switch-on (alldef against allon), the
+getppid() loop, per call above the unprobed loop, within 1.15 times its
+cost under the tracer (allhit against allfn), disable and clear within
+1.5 times its switch-off (allclr against alloff); allmem is what the
+event took per function.  ftrace is a reference: the function tracer, the same code in
 both kernels but for prep patches 0002 and 0003 (the trace context word
 in line, its interrupt tests only in an interrupt), which it uses too.
 Since issue 24 a record goes through the trace event core's API
@@ -469,6 +502,16 @@ hit path lost its stack canary).
   BPF_RAW_TRACEPOINT_OPEN.
   The ftrace row filters on \`__do_sys_getppid\`, the name ftrace gives
   the address of \`__x64_sys_getppid\` (the compiler merged the two).
+- all rows (kpe_bench put, a timed sequence of writes after a settle):
+  allon writes "function" to current_tracer (set_ftrace_filter empty:
+  every function), allfn is the getppid() loop (all of it: the calls
+  the loop makes are traced too), alloff writes "nop"; alldef appends
+  \`p:all/a *\` to kprobe_events and writes 1 to its enable, allhit is
+  the loop with it enabled, allclr writes 0 to the enable and clears
+  kprobe_events.  Both record into the ring buffer, which wraps.
+  allmem: the growth of Slab + Percpu + VmallocUsed over alldef (after
+  drop_caches), divided by the functions it hooked (the lines of
+  debugfs kprobes/list, nothing else being defined then).
 - Bulk rows (kpe_bench bulk): $nbulk functions defined under net/ (no
   network in the guest, so none fires), kept if in
   available_filter_functions, not in the kprobe blacklist and unique in

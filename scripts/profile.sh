@@ -17,7 +17,10 @@
 # 'p:b __x64_sys_getppid+9'), or pmu / pmuret: the kprobe PMU rows
 # (kpe_bench pmu, a counting perf event on __x64_sys_getppid, its return
 # with pmuret), or 'bpf KIND PROG' (kpe_bench bpf: KIND kprobe,
-# kretprobe, fentry or fexit, PROG empty or map).  Example:
+# kretprobe, fentry or fexit, PROG empty or map), or alldef, allon,
+# alloff: the event p:all/a * defined, enabled, disabled (then cleared),
+# once each (kpe_bench put; give them in that order, with PROF_CALLS=1
+# for per-operation counts).  Example:
 #
 #   scripts/profile.sh linux 'r:b __x64_sys_getppid' pmu
 #
@@ -135,6 +138,10 @@ while IFS='	' read -r id def; do
 	pmu) $B pmu $id "$calls" __x64_sys_getppid || rc=1 ;;
 	pmuret) $B pmu $id "$calls" __x64_sys_getppid ret || rc=1 ;;
 	bpf\ *) set -- $def; $B bpf $id "$calls" __x64_sys_getppid $2 $3 || rc=1 ;;
+	alldef) $B put $id append $T/kprobe_events 'p:all/a *' || rc=1 ;;
+	allon) $B put $id append $T/events/all/a/enable 1 || rc=1 ;;
+	alloff) $B put $id append $T/events/all/a/enable 0 || rc=1
+		echo > $T/kprobe_events ;;
 	*)
 		echo > $T/trace
 		if ! echo "$def" > $T/kprobe_events ||
@@ -178,8 +185,8 @@ fi
 map=$out/System.map
 rm -f "$out"/func.r* "$out"/table.r*.raw
 
-# The hit lines, in row order: ID CALLS NS.
-sed -n 's/^kpe-bench: hit \(r[0-9]*\) \([0-9]*\) \([0-9]*\)$/\1 \2 \3/p' "$out/console.log" > "$out/hits"
+# The hit lines (bulk lines for put), in row order: ID CALLS NS.
+sed -n 's/^kpe-bench: \(hit\|bulk\) \(r[0-9]*\) \([0-9]*\) \([0-9]*\)$/\2 \3 \4/p' "$out/console.log" > "$out/hits"
 nwin=$(grep -c '^window ' "$out/windows" || :)
 nhit=$(wc -l < "$out/hits")
 [ "$nwin" = "$nhit" ] ||

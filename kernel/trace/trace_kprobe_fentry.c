@@ -227,7 +227,7 @@ int tkp_places_sync(void)
 		nr++;
 	if (!nr)
 		return 0;
-	ips = kmalloc_array(nr, sizeof(*ips), GFP_KERNEL);
+	ips = kvmalloc_array(nr, sizeof(*ips), GFP_KERNEL);
 	if (!ips)
 		return -ENOMEM;
 
@@ -277,7 +277,7 @@ int tkp_places_sync(void)
 			site->in[i] = false;
 		}
 	}
-	kfree(ips);
+	kvfree(ips);
 
 	list_for_each_entry_safe(site, n, &tkp_dirty_sites, dirty) {
 		want = tkp_site_want(site);
@@ -793,11 +793,8 @@ static bool tkp_in_going_module(unsigned long addr)
 /*
  * A pattern's functions: those ftrace can hook whose names match (so not
  * notrace or inlined-away functions), less the ones kprobes refuse.  One
- * hook each, at most TKP_WILD_MAX.
+ * hook each, as many as there are: "*" is every function ftrace can hook.
  */
-#define TKP_WILD_MAX	4096
-/* Names counted before giving up: aliases share a function, so more. */
-#define TKP_WILD_NAMES	(4 * TKP_WILD_MAX)
 
 struct tkp_wild {
 	const char		*glob;
@@ -810,9 +807,10 @@ struct tkp_wild {
 };
 
 /*
- * A symbol: count its ftrace site if its name matches, or note it.  The
- * kprobe blacklist and modules on their way out are asked later, once
- * per function, of the few that match.
+ * A symbol whose name matches: counted by the first walk (an upper
+ * bound), its ftrace site, if any, noted by the second.  The kprobe
+ * blacklist and modules on their way out are asked later, once per
+ * function.
  */
 static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 {
@@ -829,12 +827,13 @@ static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 	}
 	if (!glob_match(w->glob, name))
 		return 0;
-	site = tkp_site_of(addr, 0);
-	if (!site)
+	/* Counting names is enough to size the array: sites are fewer. */
+	if (!w->sites) {
+		w->n++;
 		return 0;
-	if (!w->sites)
-		return ++w->n > TKP_WILD_NAMES;	/* stops the walk */
-	if (w->n < w->max)	/* else a module came since we counted */
+	}
+	site = tkp_site_of(addr, 0);
+	if (site && w->n < w->max)	/* else a module came since we counted */
 		w->sites[w->n++] = site;
 	return 0;
 }
@@ -856,7 +855,7 @@ static void tkp_wild_walk(struct tkp_wild *w)
 	tkp_module_kallsyms_walk(w->mod, tkp_wild_one, w);
 }
 
-/* Returns 0, -ENOENT when no function is left, -E2BIG, -ENOMEM. */
+/* Returns 0, -ENOENT when no function is left, -ENOMEM. */
 static int tkp_wild_register(struct tkp_probe *tp)
 {
 	const char *colon = strchr(tp->symbol, ':');
@@ -882,15 +881,15 @@ static int tkp_wild_register(struct tkp_probe *tp)
 	tkp_wild_walk(w);
 	if (!w->n)
 		goto out;
-	ret = -E2BIG;
-	if (w->n > TKP_WILD_NAMES)
-		goto out;
 	ret = -ENOMEM;
 	w->max = w->n;
-	w->sites = kcalloc(w->max, sizeof(*w->sites), GFP_KERNEL);
+	w->sites = kvcalloc(w->max, sizeof(*w->sites), GFP_KERNEL);
 	if (!w->sites)
 		goto out;
 	tkp_wild_walk(w);
+	ret = -ENOENT;
+	if (!w->n)
+		goto out;	/* names, but no function ftrace can hook */
 	/* One hook per function, however many names it goes by. */
 	sort(w->sites, w->n, sizeof(*w->sites), tkp_ulong_cmp, NULL);
 	for (i = 0; i < w->n; i++) {
@@ -904,11 +903,10 @@ static int tkp_wild_register(struct tkp_probe *tp)
 		}
 		w->sites[n++] = site;
 	}
-	ret = n ? -E2BIG : -ENOENT;
-	if (!n || n > TKP_WILD_MAX)
+	if (!n)
 		goto out;
 	ret = -ENOMEM;
-	hooks = kcalloc(n, sizeof(*hooks), GFP_KERNEL);
+	hooks = kvcalloc(n, sizeof(*hooks), GFP_KERNEL);
 	if (!hooks)
 		goto out;
 	for (i = 0; i < n; i++) {
@@ -924,7 +922,7 @@ static int tkp_wild_register(struct tkp_probe *tp)
 	}
 	tp->skipped = skipped;
 	if (tp->fe.hooks != &tp->fe.hook1)
-		kfree(tp->fe.hooks);
+		kvfree(tp->fe.hooks);
 	tp->fe.hooks = hooks;
 	tp->fe.nr_hooks = n;
 	tp->addr = hooks[0].addr;
@@ -933,8 +931,8 @@ static int tkp_wild_register(struct tkp_probe *tp)
 	hooks = NULL;
 	ret = 0;
 out:
-	kfree(hooks);
-	kfree(w->sites);
+	kvfree(hooks);
+	kvfree(w->sites);
 	kfree(w);
 	return ret;
 }
@@ -986,7 +984,7 @@ int tkp_fentry_register(struct tkp_probe *tp)
 			return -ENOMEM;
 	}
 	if (tp->fe.hooks != &tp->fe.hook1)
-		kfree(tp->fe.hooks);
+		kvfree(tp->fe.hooks);
 	tp->fe.hook1.tp = tp;
 	tp->fe.hook1.addr = addr;
 	tp->fe.hook1.ip = ip;
@@ -1127,7 +1125,7 @@ void tkp_fentry_free(struct tkp_probe *tp)
 {
 	tkp_fentry_release(tp);
 	if (tp->fe.hooks != &tp->fe.hook1)
-		kfree(tp->fe.hooks);
+		kvfree(tp->fe.hooks);
 	tp->fe.hooks = NULL;
 }
 

@@ -61,6 +61,12 @@ bpf() {
 	$B bpf "$1" "$calls" __x64_sys_getppid $2 $3 || rc=1
 }
 
+# kmem: the kernel's Slab + Percpu + VmallocUsed in bytes, as the mem row
+# counts them.
+kmem() {
+	awk '/^(Slab|Percpu|VmallocUsed):/ { k += $2 } END { print k * 1024 }' /proc/meminfo
+}
+
 # ftrace_hit ROW: the function tracer on the same function, as reference.
 ftrace_hit() {
 	echo > $T/trace
@@ -166,5 +172,36 @@ else
 	$B wild $T wild "$wild" || rc=1
 fi
 echo > $T/kprobe_events
+
+# Every function at once (issue 26): the function tracer on every
+# function ftrace can hook, switched on, the getppid() loop, switched
+# off; then ours, one event over all of them (p:all/a *): defined and
+# enabled, the loop, disabled and cleared, and the kernel memory it took
+# per function.  The kernel's own tracer has no pattern places.
+$B put allon append $T/current_tracer function || rc=1
+$B loop allfn "$calls" || rc=1
+$B put alloff append $T/current_tracer nop || rc=1
+echo > $T/trace
+if [ "$variant" = linux ]; then
+	sync; echo 3 > /proc/sys/vm/drop_caches
+	m0=$(kmem)
+	if $B put alldef append $T/kprobe_events 'p:all/a *' \
+		append $T/events/all/a/enable 1; then
+		# (Nothing else is defined now: every line of kprobes/list is one of its functions.)
+		out "mem-all $(wc -l < /sys/kernel/debug/kprobes/list) $(($(kmem) - m0))"
+		$B loop allhit "$calls" || rc=1
+		$B put allclr append $T/events/all/a/enable 0 \
+			trunc $T/kprobe_events '' || rc=1
+	else
+		out "error alldef p:all/a *"
+		rc=1
+	fi
+else
+	for r in alldef allhit allclr allmem; do
+		out "na $r the kernel's tracer has no pattern places"
+	done
+fi
+echo > $T/kprobe_events
+echo > $T/trace
 out "end rc=$rc"
 exit $rc

@@ -35,7 +35,7 @@
  *	PROG: empty (returns 0), or map (adds one to a per-CPU array's slot
  *	0, as bpftrace's count() does; the run fails unless it counted every
  *	call).  Prints the hit line as "loop" does.
- *   With KPE_BENCH_MARK=1 in the environment, "loop", "pmu" and "bpf" call
+ *   With KPE_BENCH_MARK=1 in the environment, "loop", "pmu", "bpf" and "put" call
  *	getpgid(0) right before and right after their timed region (outside
  *	it): marks for scripts/profile.sh, whose QEMU plugin
  *	(tools/profile/kpe_prof.c) counts the instructions executed between
@@ -55,6 +55,13 @@
  *	Timed: define p:GROUP/w PATTERN and enable it.
  *	Prints "kpe-bench: bulk wild 1 NS", or "kpe-bench: na wild ERRNO"
  *	(exit 0) when the tracer refuses the line.
+ *   kpe_bench put ROW append|trunc FILE STRING [append|trunc FILE STRING]...
+ *	After a settle, timed: for each triple (at most 8) open FILE
+ *	(appending, or truncating as "echo > FILE" does), write STRING and
+ *	a newline, close it.
+ *	Prints "kpe-bench: bulk ROW 1 NS" (for the all-functions rows: the
+ *	function tracer switched on and off, an event defined, enabled,
+ *	disabled, cleared).
  *   kpe_bench wildlist TRACEDIR GROUP FUNCFILE N
  *	The same row done with N separate events GROUP/eI, one per
  *	function: timed define (one write) and enable (events/GROUP/enable).
@@ -836,6 +843,43 @@ static int cmd_bulk(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_put(int argc, char **argv)
+{
+	unsigned long long t0, ns;
+	int i, fd, err = 0;
+	char *line[8];
+	bool trunc;
+
+	if (argc < 6 || (argc - 3) % 3 || (argc - 3) / 3 > 8)
+		return 2;
+	for (i = 3; i < argc; i += 3) {
+		if (strcmp(argv[i], "trunc") && strcmp(argv[i], "append"))
+			return 2;
+		if (asprintf(&line[i / 3 - 1], "%s\n", argv[i + 2]) < 0)
+			return fail("put", argv[2], ENOMEM);
+	}
+	pin_cpu0();
+	settle();
+	mark();
+	t0 = now_ns();
+	for (i = 3; i < argc && !err; i += 3) {
+		trunc = !strcmp(argv[i], "trunc");
+		fd = open(argv[i + 1], O_WRONLY | (trunc ? O_TRUNC : O_APPEND));
+		err = fd < 0 ? errno : write_all(fd, line[i / 3 - 1],
+						 strlen(line[i / 3 - 1]), NULL);
+		if (fd >= 0)
+			close(fd);
+	}
+	ns = now_ns() - t0;
+	mark();
+	for (i = 3; i < argc; i += 3)
+		free(line[i / 3 - 1]);
+	if (err)
+		return fail("put", argv[i - 2], err);
+	report(argv[2], 1, ns);
+	return 0;
+}
+
 static int cmd_wild(int argc, char **argv)
 {
 	unsigned long long t0, ns;
@@ -928,6 +972,8 @@ int main(int argc, char **argv)
 		ret = cmd_bulk(argc, argv);
 	else if (argc > 1 && !strcmp(argv[1], "wild"))
 		ret = cmd_wild(argc, argv);
+	else if (argc > 1 && !strcmp(argv[1], "put"))
+		ret = cmd_put(argc, argv);
 	else if (argc > 1 && !strcmp(argv[1], "wildlist"))
 		ret = cmd_wildlist(argc, argv);
 	if (ret == 2)
@@ -938,6 +984,7 @@ int main(int argc, char **argv)
 			"       kpe_bench bpf ROW CALLS FUNC KIND PROG\n"
 			"       kpe_bench bulk TRACEDIR GROUP FUNCFILE N\n"
 			"       kpe_bench wild TRACEDIR GROUP PATTERN\n"
+			"       kpe_bench put ROW append|trunc FILE STRING...\n"
 			"       kpe_bench wildlist TRACEDIR GROUP FUNCFILE N\n");
 	return ret;
 }
