@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: one event over every function ftrace can hook (p:all/a *): defined, enabled, hit, disabled, cleared; a module unloaded while it is enabled
+#
+# "*" matches every function name: the event hooks every function ftrace
+# can hook (available_filter_functions), less those kprobes refuse (a
+# note in error_log says how many).  Every call then records.  kpe_kmod
+# is loaded when the event is defined and unloaded while it is enabled:
+# its hooks go with it, the rest keep firing.  On a kernel with KASAN
+# (make check-debug) the pattern is "[a-m]*", about half of them, to keep
+# the run's time in bounds; make check and make bench take "*".
+. "$(dirname "$0")/lib.sh"
+need_fentry
+reset || fail "initial reset failed"
+cleanup() {
+	echo 1 > "$T/tracing_on"
+	quiet_write 0 "$T/events/all/a/enable"
+	reset >/dev/null 2>&1
+	rmmod kpe_kmod 2>/dev/null
+}
+trap cleanup EXIT
+
+pat='*'
+grep -q ' kasan_report$' /proc/kallsyms && pat='[a-m]*'
+KPLIST=/sys/kernel/debug/kprobes/list
+aff=$(wc -l < "$T/available_filter_functions")
+kmod=
+if [ -n "$(find /lib/modules -name kpe_kmod.ko 2>/dev/null)" ]; then
+	need_kmod
+	modprobe kpe_kmod || fail "modprobe kpe_kmod failed"
+	kmod=1
+fi
+
+quiet_write "" "$T/error_log"
+expect_ok "p:all/a $pat"
+listing_has "p:all/a $pat" || fail "listing: $(listing)"
+[ "$(nr_probes)" = 1 ] || fail "the pattern listed as $(nr_probes) probes"
+grep -qE 'Note: (more than )?[0-9]+ matching functions cannot be probed; skipped' "$T/error_log" ||
+	fail "no note of the functions kprobes refuse: $(cat "$T/error_log")"
+log "$(grep -o 'Note: .*' "$T/error_log")"
+
+enable_ev all/a
+# Nothing else is defined: every line of kprobes/list is one of its
+# functions.  More than the 4096 a pattern was once limited to, at most
+# what ftrace can hook.
+n=$(wc -l < "$KPLIST")
+log "$pat: $n functions hooked of $aff ftrace can hook"
+[ "$n" -gt 4096 ] || fail "only $n functions hooked by '$pat'"
+[ "$n" -le "$aff" ] || fail "$n functions hooked, more than ftrace's $aff"
+if [ -n "$kmod" ]; then
+	grep -q '  kpe_kmod ' "$KPLIST" ||
+		fail "none of kpe_kmod's functions hooked"
+	# Unloaded while the event is enabled: its hooks go, no splat.
+	rmmod kpe_kmod || fail "rmmod kpe_kmod while the event is enabled"
+	grep -q '  kpe_kmod ' "$KPLIST" &&
+		fail "kpe_kmod's functions still listed after rmmod"
+fi
+head -n 1 /proc/version > /dev/null
+# The buffer stops before the event is disabled: switching 20,000 hooks
+# off records enough to wrap it.
+echo 0 > "$T/tracing_on"
+disable_ev all/a
+echo 1 > "$T/tracing_on"
+nfun=$(grep -oE ' a: \([A-Za-z0-9_.]+\+0x0/' "$T/trace" | sort -u | wc -l)
+log "records of $nfun distinct functions"
+[ "$nfun" -ge 50 ] || fail "records of only $nfun functions"
+grep -q ' a: (vfs_read+0x0/' "$T/trace" ||
+	fail "no record of vfs_read (head ran while it was enabled)"
+hits=$(profile_hits a)
+[ "$hits" -gt 0 ] || fail "kprobe_profile counts no hits"
+
+# Cleared: every hook goes.
+reset || fail "cleanup failed"
+[ "$(wc -l < "$KPLIST")" = 0 ] || fail "hooks left after clearing: $(head -n 3 "$KPLIST")"
+pass
