@@ -259,26 +259,18 @@ missing=()
 			ratio=$(awk -v o="$o" -v u="$u" \
 				'BEGIN { if (u > 0) printf(o / u < 0.095 ? "%.3f" : "%.2f", o / u) }')
 		fi
-		if [ "$kind" = flat ]; then
-			# The goal is ours against our own entry row: a hit
-			# costs the same whatever is probed elsewhere.
-			e=$(value linux entry hit)
-			self=$(awk -v o="${o:-0}" -v e="${e:-0}" \
-				'BEGIN { if (o > 0 && e > 0) printf "%.3f", o / e }')
-			met="not met"
-			[ -z "$self" ] || met=$(awk -v o="$o" -v e="$e" -v g="$goal" \
-				'BEGIN { print (o <= g * e) ? "met" : "not met" }')
-			met="$met (ours ${self:-?} × entry)"
-			goal="ours ≤ $goal × entry"
-		elif [ "$kind" = sbulk ] || [ "$kind" = shit ]; then
-			# Ours only, its goal against reference row REF of ours
-			# (GOAL@REF): what the function tracer costs for the same.
-			ref=${goal#*@} goal=${goal%@*}
-			rk=bulk
-			[ "$kind" = sbulk ] || rk=ref
+		if [ "$kind" = flat ] || [ "$kind" = sbulk ] || [ "$kind" = shit ]; then
+			# Ours against a row of ours: flat against our entry row
+			# (a hit costs the same whatever is probed elsewhere),
+			# sbulk and shit against REF of GOAL@REF (the all rows:
+			# what the function tracer costs for the same).
+			ref=entry rk=hit fmt=%.3f
+			case $goal in *@*) ref=${goal#*@} goal=${goal%@*} fmt=%.2f ;; esac
+			[ "$kind" != sbulk ] || rk=bulk
+			[ "$kind" != shit ] || rk=ref
 			e=$(value linux "$ref" "$rk")
-			self=$(awk -v o="${o:-0}" -v e="${e:-0}" \
-				'BEGIN { if (o > 0 && e > 0) printf "%.2f", o / e }')
+			self=$(awk -v o="${o:-0}" -v e="${e:-0}" -v f="$fmt" \
+				'BEGIN { if (o > 0 && e > 0) printf f, o / e }')
 			met="not met"
 			[ -z "$self" ] || met=$(awk -v o="$o" -v e="$e" -v g="$goal" \
 				'BEGIN { print (o <= g * e) ? "met" : "not met" }')
