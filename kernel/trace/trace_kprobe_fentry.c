@@ -110,6 +110,7 @@ static int tkp_site_arm(struct tkp_probe *tp)
 		WRITE_ONCE(site->single, list_is_singular(&site->probes));
 		hk->site = site;
 		tkp_site_dirty(site);
+		cond_resched();	/* a pattern may have every function */
 	}
 	tp->fe.armed = true;
 	return 0;
@@ -244,9 +245,12 @@ int tkp_places_sync(void)
 				continue;
 			/*
 			 * One at a time if the batch failed: a site that cannot
-			 * be hooked is not to keep the others unhooked.
+			 * be hooked is not to keep the others unhooked.  Not
+			 * without memory: each try would copy the whole filter
+			 * (every function, for a pattern of them all).
 			 */
-			if (ret && tkp_filter_add(&tkp_fops[i], &site->ip, 1)) {
+			if (ret && (ret == -ENOMEM ||
+				    tkp_filter_add(&tkp_fops[i], &site->ip, 1))) {
 				err = err ?: ret;
 				continue;
 			}
@@ -272,7 +276,8 @@ int tkp_places_sync(void)
 			if (!tkp_site_leaves(site, i))
 				continue;
 			/* One at a time if the batch failed. */
-			if (ret && tkp_filter_del(&tkp_fops[i], &site->ip, 1))
+			if (ret && (ret == -ENOMEM ||
+				    tkp_filter_del(&tkp_fops[i], &site->ip, 1)))
 				continue;
 			site->in[i] = false;
 		}
@@ -791,6 +796,24 @@ static bool tkp_in_going_module(unsigned long addr)
 }
 
 /*
+ * A function whose return the kprobes core refuses to hook
+ * (kretprobe_blacklist[]: x86's __switch_to, which returns on the next
+ * task's stack), which ftrace can hook on a kernel without the function
+ * graph tracer.  @func is the function's start.
+ */
+static bool tkp_ret_refused(unsigned long func)
+{
+	int i;
+
+	if (!kretprobe_blacklist_size)
+		return false;
+	for (i = 0; kretprobe_blacklist[i].name; i++)
+		if ((unsigned long)kretprobe_blacklist[i].addr == func)
+			return true;
+	return false;
+}
+
+/*
  * A pattern's functions: those ftrace can hook whose names match (so not
  * notrace or inlined-away functions), less the ones kprobes refuse.  One
  * hook each, as many as there are: "*" is every function ftrace can hook.
@@ -897,11 +920,14 @@ static int tkp_wild_register(struct tkp_probe *tp)
 		if (i && site == w->sites[i - 1])
 			continue;
 		if (within_kprobe_blacklist(site) ||
-		    tkp_in_going_module(site)) {
+		    tkp_in_going_module(site) ||
+		    (tp->ev->is_return &&
+		     tkp_ret_refused(tkp_entry_of_site(site)))) {
 			skipped++;
 			continue;
 		}
 		w->sites[n++] = site;
+		cond_resched();
 	}
 	if (!n)
 		goto out;
@@ -962,8 +988,9 @@ int tkp_fentry_register(struct tkp_probe *tp)
 	} else {
 		addr = tkp_site_of(ip, 0);
 	}
-	if (!addr || within_kprobe_blacklist(addr))
-		return 1;
+	if (!addr || within_kprobe_blacklist(addr) ||
+	    (tp->ev->is_return && tkp_ret_refused(tkp_entry_of_site(addr))))
+		return 1;	/* the kprobes core says why */
 	/*
 	 * A module going away: our notifier may have cleaned its places
 	 * already, ftrace still knows its functions.  As kprobes do, refuse.

@@ -846,7 +846,7 @@ static int cmd_bulk(int argc, char **argv)
 static int cmd_put(int argc, char **argv)
 {
 	unsigned long long t0, ns;
-	int i, fd, err = 0;
+	int i, fd, bad = 0, err = 0;
 	char *line[8];
 	bool trunc;
 
@@ -863,6 +863,7 @@ static int cmd_put(int argc, char **argv)
 	mark();
 	t0 = now_ns();
 	for (i = 3; i < argc && !err; i += 3) {
+		bad = i + 1;
 		trunc = !strcmp(argv[i], "trunc");
 		fd = open(argv[i + 1], O_WRONLY | (trunc ? O_TRUNC : O_APPEND));
 		err = fd < 0 ? errno : write_all(fd, line[i / 3 - 1],
@@ -875,7 +876,7 @@ static int cmd_put(int argc, char **argv)
 	for (i = 3; i < argc; i += 3)
 		free(line[i / 3 - 1]);
 	if (err)
-		return fail("put", argv[i - 2], err);
+		return fail("put", argv[bad], err);
 	report(argv[2], 1, ns);
 	return 0;
 }
