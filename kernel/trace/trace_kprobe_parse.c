@@ -19,8 +19,6 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include <asm/sections.h>
-
 #include "trace_kprobe.h"
 
 /*
@@ -540,13 +538,12 @@ static int tkp_parse_cast(struct tkp_argctx *c, const char *b, size_t len,
 static bool tkp_percpu_sym(unsigned long addr)
 {
 #ifdef CONFIG_SMP
-	unsigned long start = (unsigned long)__per_cpu_start;
 	void __percpu *p = (void __percpu *)addr;
+	unsigned long here = (unsigned long)per_cpu_ptr(p,
+							raw_smp_processor_id());
 
-	if (addr - start < (unsigned long)(__per_cpu_end - __per_cpu_start))
-		return true;
-	return is_module_percpu_address((unsigned long)
-					per_cpu_ptr(p, raw_smp_processor_id()));
+	return is_kernel_percpu_address(here) ||
+	       is_module_percpu_address(here);
 #else
 	return true;	/* a per-CPU variable is a plain one */
 #endif
