@@ -196,6 +196,12 @@ ROWS=(
 	"allhit   shit  1.15@allfn getppid() loop with p:all/a * enabled, against the function tracer's"
 	"allclr   sbulk 1.50@alloff disable+clear p:all/a *, against the tracer's switch-off"
 	"allmem   mem   -    kernel memory per function of p:all/a * (@N@ functions; Slab+Percpu+VmallocUsed)"
+	"graphon  bulk  -    every function: echo function_graph > current_tracer (reference)"
+	"graphfn  ref   -    every function: getppid() loop under the function_graph tracer (reference)"
+	"graphoff bulk  -    every function: echo nop > current_tracer from function_graph (reference)"
+	"retdef   sbulk 1.50@graphon define+enable r:allr/r * d=\$duration (ours only), against the graph tracer's switch-on"
+	"rethit   shit  1.00@graphfn getppid() loop with r:allr/r * enabled, against the graph tracer's"
+	"retclr   sbulk 1.50@graphoff disable+clear r:allr/r *, against the graph tracer's switch-off"
 )
 
 # value VARIANT ROW KIND [BOOT]: the figure shown (empty if missing).
@@ -450,7 +456,12 @@ enable within 1.5 times its switch-on (alldef against allon), the
 getppid() loop, per call above the unprobed loop, within 1.15 times its
 cost under the tracer (allhit against allfn), disable and clear within
 1.5 times its switch-off (allclr against alloff); allmem is what the
-event took per function.  ftrace is a reference: the function tracer, the same code in
+event took per function.  The ret rows do the same for returns:
+r:allr/r * d=\$duration against the function_graph tracer on every
+function, define and enable within 1.5 times its switch-on (retdef
+against graphon), the loop at most its cost (rethit against graphfn),
+disable and clear within 1.5 times its switch-off (retclr against
+graphoff).  ftrace is a reference: the function tracer, the same code in
 both kernels but for prep patches 0002 and 0003 (the trace context word
 in line, its interrupt tests only in an interrupt), which it uses too.
 Since issue 24 a record goes through the trace event core's API
@@ -504,6 +515,12 @@ hit path lost its stack canary).
   allmem: the growth of Slab + Percpu + VmallocUsed over alldef (after
   drop_caches), divided by the functions it hooked (the lines of
   debugfs kprobes/list, nothing else being defined then).
+- graph and ret rows: the same with "function_graph" written to
+  current_tracer (graphon, graphfn, graphoff) and
+  \`r:allr/r * d=\$duration\` (retdef, rethit, retclr); the run fails
+  unless kprobe_profile counts more hits than loop calls.  Nothing reads
+  trace while either records: a reader whose every call records its
+  entry and return is lapped by its own records without end.
 - Bulk rows (kpe_bench bulk): $nbulk functions defined under net/ (no
   network in the guest, so none fires), kept if in
   available_filter_functions, not in the kprobe blacklist and unique in

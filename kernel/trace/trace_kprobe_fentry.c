@@ -639,6 +639,12 @@ static bool tkp_pool_retry(struct tkp_pool *pool, struct tkp_gen *cur)
  * flushed ones too: no return announces those, so while retired
  * generations are left the work looks again, after 1 s, then 2, 4, up
  * to 64 s.  With the pool go those still waiting for a return.
+ *
+ * The hit path calls the work once per generation for its misses and
+ * once per look of the work for more (tkp_pool_hook()): while misses
+ * are told, the work looks again each second for those that followed,
+ * and a pool at its largest that missed none since is asked again by
+ * its next miss.
  */
 static void tkp_pool_work(struct work_struct *work)
 {
@@ -648,8 +654,16 @@ static void tkp_pool_work(struct work_struct *work)
 	/* A miss of a retired generation's (a hit racing a turn) is not. */
 	bool missed = READ_ONCE(cur->missed);
 	unsigned int size = cur->size, want = 0;
+	unsigned long delay = 0;
 	bool turned = false, waits;
 	int lost;
+
+	/*
+	 * Seen: a hit past the threshold from now on asks again.  Cleared
+	 * before the busy count is read, so that one is not lost between.
+	 */
+	WRITE_ONCE(cur->asked, false);
+	smp_mb();
 
 	/* Those all home first: they count against TKP_POOL_GENS. */
 	tkp_pool_reap(pool, NULL);
@@ -677,16 +691,23 @@ static void tkp_pool_work(struct work_struct *work)
 	if (turned)
 		tkp_pool_reap(pool, cur);
 	if (!list_empty(&pool->retired)) {
-		queue_delayed_work(system_wq, &pool->work,
-				   HZ << pool->reap_shift);
+		delay = HZ << pool->reap_shift;
 		if (pool->reap_shift < 6)
 			pool->reap_shift++;
-	} else if (waits) {
-		queue_delayed_work(system_wq, &pool->work, HZ);
 	}
+	if (waits)
+		delay = HZ;
 	lost = atomic_xchg(&pool->lost, 0);
-	if (lost > 0)
+	if (lost > 0) {
 		tkp_pool_tell(pool, lost);
+		/* Only a generation's first miss calls: look for more. */
+		delay = HZ;
+	} else if (!turned && size >= TKP_POOL_MAX) {
+		/* None since the last look: the next miss calls again. */
+		WRITE_ONCE(cur->missed, false);
+	}
+	if (delay)
+		queue_delayed_work(system_wq, &pool->work, delay);
 }
 
 static void tkp_pool_irq(struct irq_work *irq)
@@ -1204,7 +1225,11 @@ static void tkp_list_hook(struct seq_file *m, const struct tkp_hook *hk,
  * debugfs kprobes/list: a line per function of each fentry place, armed
  * or not; [DISABLED] when its event has no user.  The places on
  * dyn_event_list, then perf's own (only while armed, which is while
- * their perf event is on).
+ * their perf event is on).  A pattern's place can list every function
+ * of the kernel: the walk stops once the seq_file's buffer is full (it
+ * is called again with one twice the size), and lets others run between
+ * lines, as a CPU that gives no quiescent state for the whole walk
+ * stalls RCU when every function it calls is probed.
  */
 static void tkp_list(struct seq_file *m)
 {
@@ -1224,14 +1249,20 @@ static void tkp_list(struct seq_file *m)
 		tp = to_tkp(pos);
 		if (tp->ops != &tkp_fentry_place)
 			continue;
-		for (i = 0; i < tp->fe.nr_hooks; i++)
-			if (tp->fe.hooks[i].addr)
-				tkp_list_hook(m, &tp->fe.hooks[i], name);
+		for (i = 0; i < tp->fe.nr_hooks; i++) {
+			if (!tp->fe.hooks[i].addr)
+				continue;
+			tkp_list_hook(m, &tp->fe.hooks[i], name);
+			if (seq_has_overflowed(m))
+				goto out;
+			cond_resched();
+		}
 	}
 	hash_for_each(tkp_sites, bkt, site, hnode)
 		list_for_each_entry(hk, &site->probes, site_link)
 			if (hk->tp->ev->local)
 				tkp_list_hook(m, hk, name);
+out:
 	kfree(name);
 }
 

@@ -1265,6 +1265,13 @@ NOKPROBE_SYMBOL(tkp_return_hit);
  * be on (kallsyms, through %ps), so neither nests in another pool's.
  * What comes after the calls in here is read again through @gen and @hk
  * rather than kept.
+ *
+ * A generation raises the irq_work once for its first miss and once per
+ * look of the work for more: a pattern's return probe is hit inside the
+ * irq_work interrupt too, and raising it again from there would
+ * interrupt the CPU again on its way out, and again, until the work got
+ * to run (test_wildcard_all_ret.sh).  Two CPUs racing both raise it,
+ * which is harmless.
  */
 static nokprobe_inline void tkp_pool_hook(struct tkp_hook *hk,
 					  struct pt_regs *regs)
@@ -1278,11 +1285,13 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_hook *hk,
 	node = __rethook_try_get(gen->rh);
 	if (unlikely(!node)) {
 		pool = gen->pool;
-		WRITE_ONCE(gen->missed, true);
 		atomic_inc(&pool->no_instance);
 		WRITE_ONCE(pool->lost_func, READ_ONCE(hk->ip));
 		atomic_inc(&pool->lost);
-		irq_work_queue(&pool->irq);
+		if (!READ_ONCE(gen->missed)) {
+			WRITE_ONCE(gen->missed, true);
+			irq_work_queue(&pool->irq);
+		}
 		return;
 	}
 	rn = container_of(node, struct tkp_rnode, node);
@@ -1302,8 +1311,11 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_hook *hk,
 	if (unlikely(rn->out))
 		return;
 	rn->out = true;
-	if (unlikely(atomic_fetch_inc(&gen->busy) >= READ_ONCE(gen->grow_at)))
+	if (unlikely(atomic_fetch_inc(&gen->busy) >= READ_ONCE(gen->grow_at)) &&
+	    !READ_ONCE(gen->asked)) {
+		WRITE_ONCE(gen->asked, true);
 		irq_work_queue(&gen->pool->irq);
+	}
 }
 
 /* The hooks of @site, for tkp_fentry_hit_ret(). */

@@ -203,5 +203,36 @@ else
 fi
 echo > $T/kprobe_events
 echo > $T/trace
+
+# Every function's return, with the time it took: the function_graph
+# tracer on every function against ours, r:allr/r * d=$duration, as
+# above.  Hits are counted from kprobe_profile, not read from trace:
+# reading a non-consuming trace while every function the reader calls
+# records at entry and return laps the reader without end (the
+# function_graph tracer's alike).
+$B put graphon append $T/current_tracer function_graph || rc=1
+$B loop graphfn "$calls" || rc=1
+$B put graphoff append $T/current_tracer nop || rc=1
+echo > $T/trace
+if [ "$variant" = linux ]; then
+	if $B put retdef append $T/kprobe_events 'r:allr/r * d=$duration' \
+		append $T/events/allr/r/enable 1; then
+		$B loop rethit "$calls" || rc=1
+		hits=$(awk '$1 == "r" { print $2 }' $T/kprobe_profile)
+		[ "${hits:-0}" -gt "$calls" ] ||
+			{ out "error rethit: ${hits:-no} hits"; rc=1; }
+		$B put retclr append $T/events/allr/r/enable 0 \
+			trunc $T/kprobe_events '' || rc=1
+	else
+		out "error retdef r:allr/r *"
+		rc=1
+	fi
+else
+	for r in retdef rethit retclr; do
+		out "na $r the kernel's tracer has no pattern places"
+	done
+fi
+echo > $T/kprobe_events
+echo > $T/trace
 out "end rc=$rc"
 exit $rc

@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: a return event over every function ftrace can hook (r:allr/r * d=$duration): defined, enabled, hit with durations, a module unloaded while it is enabled, disabled, cleared
+#
+# The return side of test_wildcard_all.sh: every function's return is
+# hooked at its entry, and each return records its caller and how long
+# the call took.  Nothing reads trace while the event records: a reader
+# whose every call records at entry and return is lapped by its own
+# records without end (the function_graph tracer's alike), so the buffer
+# stops first.  On a kernel with KASAN the pattern is "[a-m]*".
+. "$(dirname "$0")/lib.sh"
+need_fentry
+reset || fail "initial reset failed"
+kb=$(cat "$T/buffer_size_kb")
+case $kb in *[!0-9]*) kb=1408 ;; esac
+cleanup() {
+	echo "$kb" > "$T/buffer_size_kb"
+	echo 1 > "$T/tracing_on"
+	quiet_write 0 "$T/events/allr/r/enable"
+	reset >/dev/null 2>&1
+	rmmod kpe_kmod 2>/dev/null
+}
+trap cleanup EXIT
+
+pat='*'
+grep -q ' kasan_report$' /proc/kallsyms && pat='[a-m]*'
+KPLIST=/sys/kernel/debug/kprobes/list
+aff=$(wc -l < "$T/available_filter_functions")
+kmod=
+if [ -n "$(find /lib/modules -name kpe_kmod.ko 2>/dev/null)" ]; then
+	need_kmod
+	modprobe kpe_kmod || fail "modprobe kpe_kmod failed"
+	kmod=1
+fi
+
+echo 256 > "$T/buffer_size_kb" || fail "cannot resize the buffer"
+quiet_write "" "$T/error_log"
+expect_ok "r:allr/r $pat d=\$duration"
+listing_has "r:allr/r $pat d=\$duration" || fail "listing: $(listing)"
+[ "$(nr_probes)" = 1 ] || fail "the pattern listed as $(nr_probes) probes"
+fmt_has allr/r 'field:u64 d;'
+enable_ev allr/r
+n=$(wc -l < "$KPLIST")
+log "$pat: $n returns hooked of $aff functions ftrace can hook"
+[ "$n" -gt 4096 ] || fail "only $n functions hooked by '$pat'"
+[ "$n" -le "$aff" ] || fail "$n functions hooked, more than ftrace's $aff"
+if [ -n "$kmod" ]; then
+	grep -q '  kpe_kmod ' "$KPLIST" ||
+		fail "none of kpe_kmod's functions hooked"
+	echo 1 > /sys/kernel/debug/kpe_kmod/notrace ||
+		fail "cannot write to kpe_kmod's notrace"
+	echo 0 > "$T/tracing_on"
+	grep -qE ' r: \(kpe_notrace_write\+0x[0-9a-f]+/0x[0-9a-f]+ \[kpe_kmod\] <- kpe_traced_fn\) d=[0-9]+$' "$T/trace" ||
+		fail "no return record of kpe_kmod's kpe_traced_fn"
+	echo 1 > "$T/tracing_on"
+	rmmod kpe_kmod || fail "rmmod kpe_kmod while the event is enabled"
+	grep -q '  kpe_kmod ' "$KPLIST" &&
+		fail "kpe_kmod's functions still listed after rmmod"
+fi
+read -r _ < /proc/version
+echo 0 > "$T/tracing_on"
+disable_ev allr/r
+echo 1 > "$T/tracing_on"
+nfun=$(grep -oE ' r: \(.* <- [A-Za-z0-9_.]+\) d=' "$T/trace" |
+	sed 's/.* <- //' | sort -u | wc -l)
+log "return records of $nfun distinct functions"
+[ "$nfun" -ge 50 ] || fail "return records of only $nfun functions"
+# The shell's open of /proc/version returned through do_filp_open (in
+# both patterns; called from another file, not inlined), after a while.
+rec=$(grep -m1 -E ' r: \(.* <- do_filp_open\) d=' "$T/trace") ||
+	fail "no return record of do_filp_open"
+d=${rec##*d=}
+case $d in '' | *[!0-9]*) fail "do_filp_open's duration is not a number: $rec" ;; esac
+[ "$d" -gt 0 ] || fail "do_filp_open took no time: $rec"
+hits=$(profile_hits r)
+[ "$hits" -gt 0 ] || fail "kprobe_profile counts no hits"
+reset || fail "cleanup failed"
+[ "$(wc -l < "$KPLIST")" = 0 ] || fail "hooks left after clearing: $(head -n 3 "$KPLIST")"
+pass
