@@ -19,29 +19,47 @@ FUNCIP=$DIR/kpe_funcip
 W=/tmp/kpe-sem
 rm -rf "$W"
 mkdir -p "$W" || fail "cannot make $W"
-# The kernel's text symbols, read once (/proc/kallsyms is slow to read).
+# What the test asks of kallsyms about the functions it probes, from one
+# read of it (a read of /proc/kallsyms, and awk over all of it, takes
+# most of a second under TCG: once per question they were a third of
+# the test's time).  A line per function: NAME COUNT ADDR NEXT ALIAS...,
+# COUNT the text symbols of that name, ADDR the last one's address, NEXT
+# that of the next text symbol above it, ALIAS... every text symbol at
+# ADDR (NAME among them).
+NEED="__x64_sys_getppid vfs_read ksys_read ksys_write do_sys_openat2"
 KSYMS=$W/kallsyms
-awk '$2 ~ /^[tT]$/' /proc/kallsyms > "$KSYMS" || fail "cannot read /proc/kallsyms"
+# (Sorted by address, the next symbol above one is on a line below it.)
+awk '$2 ~ /^[tT]$/' /proc/kallsyms | sort > "$KSYMS" ||
+	fail "cannot read /proc/kallsyms"
+SYMS=$W/syms
+awk -v need="$NEED" 'BEGIN { n = split(need, w, " "); for (i = 1; i <= n; i++) want[w[i]] = 1 }
+	NR == FNR {
+		if ($3 in want) { cnt[$3]++; a[$3] = $1; at[$1] = 1 }
+		next
+	}
+	last in at && $1 != last && !(last in h) { h[last] = $1 }
+	$1 in at { al[$1] = al[$1] " " $3 }
+	{ last = $1 }
+	END { for (f in want) print f, cnt[f] + 0, a[f], h[a[f]], al[a[f]] }' \
+	"$KSYMS" "$KSYMS" > "$SYMS" || fail "cannot index /proc/kallsyms"
+# sym FUNC FIELD: FIELD (2 COUNT, 3 ADDR, 4 NEXT, 5- ALIAS...) of FUNC
+sym() {
+	awk -v f="$1" -v k="$2" '$1 == f {
+		if (k == 5) { for (i = 5; i <= NF; i++) print $i } else print $k
+	}' "$SYMS"
+}
 EI=/sys/kernel/debug/error_injection/list
 [ -f "$EI" ] || skip "no $EI (CONFIG_FUNCTION_ERROR_INJECTION)"
 # injectable FUNC: FUNC is in the error injection list, under its name or
 # that of an alias at its address (the list says __do_sys_getppid for
 # __x64_sys_getppid)
 injectable() {
-	awk -v f="$1" 'NR == FNR {
-		if ($3 == f) a = $1
-		else names[$1] = names[$1] " " $3
-		next
-	}
-	{ l[$1] = 1 }
-	END {
-		if (a == "" || a ~ /^0+$/) exit 2
-		if (f in l) exit 0
-		n = split(names[a], s, " ")
-		for (i = 1; i <= n; i++)
-			if (s[i] in l) exit 0
-		exit 1
-	}' "$KSYMS" "$EI"
+	_a=$(sym "$1" 3)
+	case $_a in *[!0]*) ;; *) return 2 ;; esac	# none, or hidden
+	for _s in $(sym "$1" 5); do
+		awk -v s="$_s" '$1 == s { f = 1 } END { exit !f }' "$EI" && return 0
+	done
+	return 1
 }
 injectable __x64_sys_getppid ||
 	skip "__x64_sys_getppid is not error-injectable ($EI)"
@@ -106,21 +124,14 @@ hooked() {
 
 # aliases FUNC: FUNC and the other text symbols at its address
 aliases() {
-	awk -v f="$1" 'NR == FNR { if ($3 == f) a = $1; next }
-	$1 == a { print $3 }' "$KSYMS" "$KSYMS" |
-		sort -u
+	sym "$1" 5 | sort -u
 }
 
 # sym_range NAME: LO and HI, 16 hex digits each: the address of the
 # function NAME (it must be the only symbol of that name) and that of the
 # next text symbol above it in /proc/kallsyms.
 sym_range() {
-	_r=$(awk -v f="$1" 'NR == FNR {
-		if ($3 == f) { n++; a = $1 }
-		next
-	}
-	a != "" && ($1 "") > (a "") && (h == "" || ($1 "") < (h "")) { h = $1 }
-	END { print n + 0, a, h }' "$KSYMS" "$KSYMS")
+	_r="$(sym "$1" 2) $(sym "$1" 3) $(sym "$1" 4)"
 	# shellcheck disable=SC2086
 	set -- "$1" $_r
 	[ "$2" = 1 ] || fail "$1: $2 text symbols of that name in /proc/kallsyms"

@@ -36,6 +36,18 @@ work() {
 	done
 }
 
+# snap: the trace, read once per phase into $S (each read of trace
+# walks the whole buffer: a second or so under TCG); n_rec PATTERN: the
+# records of $S with PATTERN.
+S=/tmp/kpe-ops-moves.trace
+snap() {
+	cat "$T/trace" > "$S" || fail "cannot read the trace"
+}
+n_rec() {
+	grep -cF -- "$1" "$S"
+}
+trap 'rm -f "$S"' EXIT
+
 # same_hits A B: the two events' hit counts agree but for calls in flight
 # while the group was switched on and off, and are many.
 same_hits() {
@@ -55,13 +67,14 @@ work 300
 want_hook tkp_fentry_hit_ret
 echo 0 > "$T/events/kprobes/enable"
 same_hits mr mr2
-[ "$(count_trace ' mr: (')" -ge 200 ] || fail "mr recorded $(count_trace ' mr: (') returns"
+snap
+[ "$(n_rec ' mr: (')" -ge 200 ] || fail "mr recorded $(n_rec ' mr: (') returns"
 # Each return hooked after the first finds the first's trampoline as its
 # return address: both records still name the caller, and the same one.
-bad=$(grep -E ' mr2?: ' "$T/trace" | grep -v -E ' mr2?: \([a-z_0-9.]+\+0x[0-9a-f]+/0x[0-9a-f]+ <- vfs_read\)$' | head -n3)
+bad=$(grep -E ' mr2?: ' "$S" | grep -v -E ' mr2?: \([a-z_0-9.]+\+0x[0-9a-f]+/0x[0-9a-f]+ <- vfs_read\)$' | head -n3)
 [ -z "$bad" ] || { log "$bad"; fail "a return record does not name its caller"; }
-c1=$(grep ' mr: ' "$T/trace" | sed -n 's/.*(\(.*\) <- vfs_read)$/\1/p' | sort | uniq -c | sort -rn | head -n1 | awk '{print $2}')
-c2=$(grep ' mr2: ' "$T/trace" | sed -n 's/.*(\(.*\) <- vfs_read)$/\1/p' | sort | uniq -c | sort -rn | head -n1 | awk '{print $2}')
+c1=$(grep ' mr: ' "$S" | sed -n 's/.*(\(.*\) <- vfs_read)$/\1/p' | sort | uniq -c | sort -rn | head -n1 | awk '{print $2}')
+c2=$(grep ' mr2: ' "$S" | sed -n 's/.*(\(.*\) <- vfs_read)$/\1/p' | sort | uniq -c | sort -rn | head -n1 | awk '{print $2}')
 [ "$c1" = "$c2" ] || fail "mr's usual caller is $c1, mr2's $c2"
 
 # An entry probe joins: the site moves to the callback that records.
@@ -72,8 +85,9 @@ work 300
 want_hook tkp_fentry_hit_args
 echo 0 > "$T/events/kprobes/enable"
 # kprobe_profile counts since definition: compare what this phase added.
-mr0=$(count_trace ' mr: (')
-me0=$(count_trace ' me: (')
+snap
+mr0=$(n_rec ' mr: (')
+me0=$(n_rec ' me: (')
 log "records: mr $mr0, me $me0"
 d=$((mr0 - me0)); [ $d -lt 0 ] && d=$((-d))
 [ "$me0" -ge 200 ] && [ $d -le 8 ] || fail "records: mr $mr0, me $me0: a call lost or doubled"
@@ -85,7 +99,8 @@ echo 1 > "$T/events/kprobes/enable" || fail "enable failed"
 work 300
 want_hook tkp_fentry_hit_ret
 echo 0 > "$T/events/kprobes/enable"
-mr0=$(count_trace ' mr: (') mr20=$(count_trace ' mr2: (')
+snap
+mr0=$(n_rec ' mr: (') mr20=$(n_rec ' mr2: (')
 log "records: mr $mr0, mr2 $mr20"
 d=$((mr0 - mr20)); [ $d -lt 0 ] && d=$((-d))
 [ "$mr0" -ge 200 ] && [ $d -le 8 ] || fail "records: mr $mr0, mr2 $mr20 after the entry probe left"
@@ -108,7 +123,8 @@ want_hook tkp_fentry_hit_ret
 kill "$bg" 2>/dev/null
 wait "$bg" 2>/dev/null
 echo 0 > "$T/events/kprobes/enable"
-mr0=$(count_trace ' mr: (') mr20=$(count_trace ' mr2: (')
+snap
+mr0=$(n_rec ' mr: (') mr20=$(n_rec ' mr2: (')
 log "under moves: mr $mr0, mr2 $mr20 records"
 d=$((mr0 - mr20)); [ $d -lt 0 ] && d=$((-d))
 [ "$mr0" -gt 0 ] && [ $d -le 8 ] || fail "under moves: mr $mr0, mr2 $mr20 records"
