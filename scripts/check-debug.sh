@@ -10,7 +10,7 @@
 #      skip) there (check.sh's locked-down boots); on 6.12 the integrity
 #      boot, under -icount, first runs test_startup_selftest.sh: the
 #      boot-time self-test (CONFIG_FTRACE_STARTUP_TEST) must have passed; 4. the hang boot: a CPU
-#      stuck 12 s must fail its run with a detector's report.
+#      stuck 8 s must fail its run with a detector's report.
 # Boot 1's time limit (CHECK_TIMEOUT, 3600 s) leaves a hung run room to
 # report within CI's 90 minutes.  A splat in any console fails the run.
 # KPE_DEBUG_FTRACETEST=0 leaves ftracetest out of boot 1 (about 15

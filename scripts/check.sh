@@ -102,13 +102,13 @@ if [ $# -eq 0 ] && [ -z "${NO_LOCKDOWN:-}" ] &&
 	done
 fi
 # A hang fails a run, with the detector's report: a boot whose guest
-# spins 12 s in the kernel with preemption off (kpe_kmod's spin) must
+# spins 8 s in the kernel with preemption off (kpe_kmod's spin) must
 # end as a failure whose console has the soft-lockup or RCU stall
 # detector's report (one test; NO_HANG_CHECK=1 leaves it out).  Its
-# detectors are set short on the command line (soft lockup after 4 s,
-# RCU stall after 4 s; 20 and 21 s by default), so that the spin, which
-# takes a host CPU from the other guests all along, need not last the
-# default 20 s and more.
+# detectors are set short on the command line (soft lockup after 2 s,
+# RCU stall after 3 s, the least it takes; 20 and 21 s by default), so
+# that the spin, which takes a host CPU from the other guests all along,
+# need not last the default 20 s and more.
 hang=
 if [ $# -eq 0 ] && [ -z "${NO_HANG_CHECK:-}" ] &&
    grep -q '^CONFIG_SOFTLOCKUP_DETECTOR=y' "$(obj_dir "$variant")/.config"; then
@@ -116,8 +116,8 @@ if [ $# -eq 0 ] && [ -z "${NO_HANG_CHECK:-}" ] &&
 	hlog=$(dirname "$log")/hang.log
 	# (kprobe_event= spares it the boot self-tests.)
 	KPE_QUIET=1 "$TOP/scripts/qemu-run.sh" --variant "$variant" --mode cmd \
-		--cmd 'modprobe kpe_kmod && echo 12 > /sys/kernel/debug/kpe_kmod/spin' \
-		--append "watchdog_thresh=2 rcupdate.rcu_cpu_stall_timeout=4 ${selftest:+$boot_probe}" \
+		--cmd 'modprobe kpe_kmod && echo 8 > /sys/kernel/debug/kpe_kmod/spin' \
+		--append "watchdog_thresh=1 rcupdate.rcu_cpu_stall_timeout=3 ${selftest:+$boot_probe}" \
 		--log "$hlog" --timeout 900 ${QEMU_ARGS:-} >/dev/null 2>&1 &
 	hpid=$!
 fi
@@ -298,10 +298,10 @@ if [ -n "$hang" ]; then
 	hre='BUG: soft lockup|self-detected stall|detected stalls on CPUs'
 	if [ "$hrc" -ne 0 ] && grep -qE "$hre" "$hlog"; then
 		passed=$((passed + 1))
-		echo "hang: a CPU stuck 12 s failed the run with the detectors' report ($(grep -m1 -oE "$hre" "$hlog"))"
+		echo "hang: a CPU stuck 8 s failed the run with the detectors' report ($(grep -m1 -oE "$hre" "$hlog"))"
 	else
 		failed=$((failed + 1))
-		echo "hang: a CPU stuck 12 s did not fail the run with a detector's report (rc $hrc, $hlog)"
+		echo "hang: a CPU stuck 8 s did not fail the run with a detector's report (rc $hrc, $hlog)"
 	fi
 	echo "console log: $hlog"
 fi

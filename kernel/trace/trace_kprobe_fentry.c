@@ -642,7 +642,7 @@ static bool tkp_pool_retry(struct tkp_pool *pool, struct tkp_gen *cur)
  *
  * The hit path calls the work once per generation for its misses and
  * once per look of the work for more (tkp_pool_hook()): while misses
- * are told, the work looks again each second for those that followed,
+ * are told, the work looks again every 100 ms for those that followed,
  * and a pool at its largest that missed none since is asked again by
  * its next miss.
  */
@@ -701,7 +701,7 @@ static void tkp_pool_work(struct work_struct *work)
 	if (lost > 0) {
 		tkp_pool_tell(pool, lost);
 		/* Only a generation's first miss calls: look for more. */
-		delay = HZ;
+		delay = HZ / 10;
 	} else if (!turned && size >= TKP_POOL_MAX) {
 		/* None since the last look: the next miss calls again. */
 		WRITE_ONCE(cur->missed, false);
