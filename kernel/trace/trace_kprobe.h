@@ -463,7 +463,7 @@ struct tkp_gen {
 	atomic_t			busy;		/* instances out */
 	unsigned int			grow_at;	/* busy count asking more */
 	bool				missed;		/* found empty */
-	bool				asked;		/* for more, not yet seen */
+	bool				asked;		/* for more since last look */
 	bool				ctx;		/* time or args at entry */
 	bool				duration;	/* time the entries */
 	struct tkp_probe		*tp;

@@ -643,8 +643,7 @@ static bool tkp_pool_retry(struct tkp_pool *pool, struct tkp_gen *cur)
  * The hit path calls the work once per generation for its misses and
  * once per look of the work for more (tkp_pool_hook()): while misses
  * are told, the work looks again every 100 ms for those that followed,
- * and a pool at its largest that missed none since is asked again by
- * its next miss.
+ * and a pool at its largest is called again by its next miss.
  */
 static void tkp_pool_work(struct work_struct *work)
 {
@@ -658,17 +657,19 @@ static void tkp_pool_work(struct work_struct *work)
 	bool turned = false, waits;
 	int lost;
 
-	/*
-	 * Seen: a hit past the threshold from now on asks again.  Cleared
-	 * before the busy count is read, so that one is not lost between.
-	 */
+	/* Seen: a hit past the threshold from now on asks again. */
 	WRITE_ONCE(cur->asked, false);
-	smp_mb();
 
 	/* Those all home first: they count against TKP_POOL_GENS. */
 	tkp_pool_reap(pool, NULL);
 	if (tkp_pool_retry(pool, cur))
 		WRITE_ONCE(cur->grow_at, tkp_gen_grow_at(size));
+	/*
+	 * Pairs with atomic_fetch_inc() in tkp_pool_hook(): of a hit taking
+	 * an instance and this look, either the hit sees @asked clear and
+	 * @grow_at as just set, or this sees the hit in @busy.
+	 */
+	smp_mb();
 	waits = time_before(jiffies, pool->retry_at);
 	if (!waits && (atomic_read(&cur->busy) >= READ_ONCE(cur->grow_at) ||
 		       (missed && size < TKP_POOL_MAX))) {
@@ -694,17 +695,22 @@ static void tkp_pool_work(struct work_struct *work)
 		delay = HZ << pool->reap_shift;
 		if (pool->reap_shift < 6)
 			pool->reap_shift++;
-	}
-	if (waits)
+	} else if (waits) {
 		delay = HZ;
+	}
+	/*
+	 * A pool at its largest never turns (@cur is still the current
+	 * generation): its next miss calls again.  atomic_xchg() is fully
+	 * ordered, pairing with smp_mb__after_atomic() in tkp_pool_hook():
+	 * a miss is counted in what is taken here or sees @missed clear.
+	 */
+	if (!turned && size >= TKP_POOL_MAX)
+		WRITE_ONCE(cur->missed, false);
 	lost = atomic_xchg(&pool->lost, 0);
 	if (lost > 0) {
 		tkp_pool_tell(pool, lost);
-		/* Only a generation's first miss calls: look for more. */
+		/* A smaller pool's later misses do not call: look for them. */
 		delay = HZ / 10;
-	} else if (!turned && size >= TKP_POOL_MAX) {
-		/* None since the last look: the next miss calls again. */
-		WRITE_ONCE(cur->missed, false);
 	}
 	if (delay)
 		queue_delayed_work(system_wq, &pool->work, delay);

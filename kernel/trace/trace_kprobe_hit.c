@@ -1280,6 +1280,7 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_hook *hk,
 	struct rethook_node *node;
 	struct tkp_pool *pool;
 	struct tkp_rnode *rn;
+	unsigned int busy;
 
 	/* RCU watches: tkp_fentry_common() hooks no return in idle. */
 	node = __rethook_try_get(gen->rh);
@@ -1288,6 +1289,7 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_hook *hk,
 		atomic_inc(&pool->no_instance);
 		WRITE_ONCE(pool->lost_func, READ_ONCE(hk->ip));
 		atomic_inc(&pool->lost);
+		smp_mb__after_atomic();	/* pairs with tkp_pool_work()'s xchg */
 		if (!READ_ONCE(gen->missed)) {
 			WRITE_ONCE(gen->missed, true);
 			irq_work_queue(&pool->irq);
@@ -1311,7 +1313,9 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_hook *hk,
 	if (unlikely(rn->out))
 		return;
 	rn->out = true;
-	if (unlikely(atomic_fetch_inc(&gen->busy) >= READ_ONCE(gen->grow_at)) &&
+	/* Fully ordered: @grow_at and @asked are read after it. */
+	busy = atomic_fetch_inc(&gen->busy);
+	if (unlikely(busy >= READ_ONCE(gen->grow_at)) &&
 	    !READ_ONCE(gen->asked)) {
 		WRITE_ONCE(gen->asked, true);
 		irq_work_queue(&gen->pool->irq);
