@@ -776,7 +776,10 @@ static void tkp_pool_free(struct tkp_pool *pool)
  * The ftrace site a kprobe on @base + @offset would be placed at, or 0 if
  * that is not an ftrace site.  The kprobes core moves a probe on a
  * function's first byte past its landing pad (endbr64 with IBT, BTI on
- * arm64), to where ftrace's call is: so does this.
+ * arm64), to where ftrace's call is: so does this.  Only a site at that
+ * very address will do, which ftrace_location_range() answers alone;
+ * ftrace_location() would first look a non-site up in kallsyms, the most
+ * of what a pattern's walk over every symbol cost (bench row alldef).
  */
 static unsigned long tkp_site_of(unsigned long base, long offset)
 {
@@ -786,7 +789,7 @@ static unsigned long tkp_site_of(unsigned long base, long offset)
 	if (!base || offset < 0)
 		return 0;
 	site = (unsigned long)arch_adjust_kprobe_addr(base, offset, &entry);
-	return site && ftrace_location(site) == site ? site : 0;
+	return site && ftrace_location_range(site, site) == site ? site : 0;
 }
 
 /*
@@ -846,21 +849,45 @@ static bool tkp_ret_refused(unsigned long func)
  * hook each, as many as there are: "*" is every function ftrace can hook.
  */
 
+/* A matching function's ftrace site and its start, as a record names it. */
+struct tkp_wsite {
+	unsigned long		site;
+	unsigned long		func;
+};
+
 struct tkp_wild {
 	const char		*glob;
 	const char		*mod;		/* "MOD:PATTERN": MOD, else NULL */
 	char			mod_name[MODULE_NAME_LEN];	/* @mod's */
-	unsigned long		*sites;		/* NULL: count only */
+	struct tkp_wsite	*sites;
 	unsigned int		max;		/* room in @sites */
 	unsigned int		n;
+	int			err;		/* -ENOMEM: the walk stopped */
 	char			name[KSYM_NAME_LEN];
 };
 
+/* Room for twice as many sites (walks may sleep). */
+static int tkp_wild_grow(struct tkp_wild *w)
+{
+	unsigned int max = w->max ? 2 * w->max : 1024;
+	struct tkp_wsite *sites;
+
+	sites = kvcalloc(max, sizeof(*sites), GFP_KERNEL);
+	if (!sites)
+		return -ENOMEM;
+	if (w->n)
+		memcpy(sites, w->sites, w->n * sizeof(*sites));
+	kvfree(w->sites);
+	w->sites = sites;
+	w->max = max;
+	return 0;
+}
+
 /*
- * A symbol whose name matches: counted by the first walk (an upper
- * bound), its ftrace site, if any, noted by the second.  The kprobe
- * blacklist and modules on their way out are asked later, once per
- * function.
+ * A symbol whose name matches: its ftrace site, if it has one, noted
+ * with the symbol's address (one walk; aliases give the same site twice,
+ * sorted out later).  The kprobe blacklist and modules on their way out
+ * are asked later, once per function.
  */
 static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 {
@@ -877,21 +904,24 @@ static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 	}
 	if (!glob_match(w->glob, name))
 		return 0;
-	/* Counting names is enough to size the array: sites are fewer. */
-	if (!w->sites) {
-		w->n++;
-		return 0;
-	}
 	site = tkp_site_of(addr, 0);
-	if (site && w->n < w->max)	/* else a module came since we counted */
-		w->sites[w->n++] = site;
+	if (!site)
+		return 0;
+	if (w->n == w->max) {
+		w->err = tkp_wild_grow(w);
+		if (w->err)
+			return w->err;
+	}
+	w->sites[w->n].site = site;
+	w->sites[w->n].func = addr;
+	w->n++;
 	return 0;
 }
 
-static int tkp_ulong_cmp(const void *a, const void *b)
+static int tkp_wsite_cmp(const void *a, const void *b)
 {
-	unsigned long x = *(const unsigned long *)a;
-	unsigned long y = *(const unsigned long *)b;
+	unsigned long x = ((const struct tkp_wsite *)a)->site;
+	unsigned long y = ((const struct tkp_wsite *)b)->site;
 
 	return x < y ? -1 : x > y;
 }
@@ -899,7 +929,6 @@ static int tkp_ulong_cmp(const void *a, const void *b)
 /* Walk the kernel's and the modules' functions for @w's pattern. */
 static void tkp_wild_walk(struct tkp_wild *w)
 {
-	w->n = 0;
 	if (!w->mod && tkp_kallsyms_walk(tkp_wild_one, w))
 		return;
 	tkp_module_kallsyms_walk(w->mod, tkp_wild_one, w);
@@ -929,31 +958,26 @@ static int tkp_wild_register(struct tkp_probe *tp)
 		w->glob = colon + 1;
 	}
 	tkp_wild_walk(w);
-	if (!w->n)
+	ret = w->err;
+	if (ret)
 		goto out;
-	ret = -ENOMEM;
-	w->max = w->n;
-	w->sites = kvcalloc(w->max, sizeof(*w->sites), GFP_KERNEL);
-	if (!w->sites)
-		goto out;
-	tkp_wild_walk(w);
 	ret = -ENOENT;
 	if (!w->n)
-		goto out;	/* names, but no function ftrace can hook */
+		goto out;	/* no function ftrace can hook by such a name */
 	/* One hook per function, however many names it goes by. */
-	sort(w->sites, w->n, sizeof(*w->sites), tkp_ulong_cmp, NULL);
+	sort(w->sites, w->n, sizeof(*w->sites), tkp_wsite_cmp, NULL);
 	for (i = 0; i < w->n; i++) {
-		site = w->sites[i];
-		if (i && site == w->sites[i - 1])
+		site = w->sites[i].site;
+		if (i && site == w->sites[i - 1].site)
 			continue;
 		if (within_kprobe_blacklist(site) ||
 		    tkp_in_going_module(site) ||
 		    (tp->ev->is_return &&
-		     tkp_ret_refused(tkp_entry_of_site(site)))) {
+		     tkp_ret_refused(w->sites[i].func))) {
 			skipped++;
 			continue;
 		}
-		w->sites[n++] = site;
+		w->sites[n++] = w->sites[i];
 		cond_resched();
 	}
 	if (!n)
@@ -964,8 +988,8 @@ static int tkp_wild_register(struct tkp_probe *tp)
 		goto out;
 	for (i = 0; i < n; i++) {
 		hooks[i].tp = tp;
-		hooks[i].addr = w->sites[i];
-		hooks[i].ip = tkp_entry_of_site(w->sites[i]);
+		hooks[i].addr = w->sites[i].site;
+		hooks[i].ip = w->sites[i].func;
 	}
 	if (tp->ev->is_return && !tp->fe.pool) {
 		tp->fe.pool = tkp_pool_alloc(tp, tp->maxactive ?:
