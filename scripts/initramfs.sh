@@ -37,6 +37,25 @@ if [ "$arch" = arm64 ]; then
 	bb=$bbdir/root/bin/busybox
 fi
 
+# Nothing to do when nothing it is made of is newer than the archive:
+# our scripts and tools, the prepared tree's kselftests, the kernel and
+# its modules, the kernel tarballs (ftracetest) and the host's packages
+# (busybox, perf, trace-cmd, bpftrace and their libraries).  A second
+# make check spends its time in the guests, not here.
+# KPE_INITRAMFS_FORCE=1 makes it anyway.
+if [ -f "$out" ] && [ -z "${KPE_INITRAMFS_FORCE:-}" ]; then
+	inputs=("$TOP/scripts" "$TOP/tools" /var/lib/dpkg/status "$bb")
+	for f in "$(src_dir linux)/tools/testing/selftests" \
+		 "$(obj_dir "$variant")/vmlinux" "$vdir/modroot" \
+		 "$TARBALL" "$FT612_TARBALL"; do
+		[ -e "$f" ] && inputs+=("$f")
+	done
+	if [ -z "$(find "${inputs[@]}" -newer "$out" -print -quit 2>/dev/null)" ]; then
+		log "initramfs $out is up to date"
+		exit 0
+	fi
+fi
+
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,root,kpe,lib}
 cp "$bb" "$root/bin/busybox"

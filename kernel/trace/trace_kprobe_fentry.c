@@ -872,7 +872,7 @@ static int tkp_wild_grow(struct tkp_wild *w)
 	unsigned int max = w->max ? 2 * w->max : 1024;
 	struct tkp_wsite *sites;
 
-	sites = kvcalloc(max, sizeof(*sites), GFP_KERNEL);
+	sites = kvmalloc_array(max, sizeof(*sites), GFP_KERNEL);
 	if (!sites)
 		return -ENOMEM;
 	if (w->n)
@@ -918,12 +918,14 @@ static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 	return 0;
 }
 
+/* By site, then function: which alias is kept does not hang on sort(). */
 static int tkp_wsite_cmp(const void *a, const void *b)
 {
-	unsigned long x = ((const struct tkp_wsite *)a)->site;
-	unsigned long y = ((const struct tkp_wsite *)b)->site;
+	const struct tkp_wsite *x = a, *y = b;
 
-	return x < y ? -1 : x > y;
+	if (x->site != y->site)
+		return x->site < y->site ? -1 : 1;
+	return x->func < y->func ? -1 : x->func > y->func;
 }
 
 /* Walk the kernel's and the modules' functions for @w's pattern. */

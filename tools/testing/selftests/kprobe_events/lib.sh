@@ -143,6 +143,18 @@ disable_ev() {
 	quiet_write 0 "$(ev_dir "$1")/enable" || fail "cannot disable $1"
 }
 
+# poll SECS CMD...: run CMD every 0.2 s until it succeeds, for at most
+# about SECS seconds; its last status.  For what a worker does soon but
+# at no set time.
+poll() {
+	_end=$(($(cut -d. -f1 /proc/uptime) + $1))
+	shift
+	until "$@"; do
+		[ "$(cut -d. -f1 /proc/uptime)" -lt "$_end" ] || return 1
+		sleep 0.2
+	done
+}
+
 # reset: disable all kprobe events, clear probes, trace and error_log.
 # Returns non-zero if kprobe_events could not be emptied.
 reset() {
