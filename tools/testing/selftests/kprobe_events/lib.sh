@@ -143,6 +143,42 @@ disable_ev() {
 	quiet_write 0 "$(ev_dir "$1")/enable" || fail "cannot disable $1"
 }
 
+# all_setup GRP/EVENT: the start of a test of one event over every
+# function (test_wildcard_all*.sh): PAT is "*", or "[a-m]*" on a kernel
+# with KASAN (make check-debug), to keep the run's time in bounds;
+# KPLIST the kprobes list, AFF how many functions ftrace can hook, KMOD
+# 1 when kpe_kmod could be loaded (it is); a 256 KiB buffer, as reading
+# a full one of the debug kernel (4 CPUs, KASAN, under TCG) takes the
+# core longer than the soft-lockup detector allows.  An exit trap puts
+# back the buffer, disables and clears GRP/EVENT and unloads kpe_kmod.
+all_setup() {
+	ALL_EV=$1
+	need_fentry
+	reset || fail "initial reset failed"
+	ALL_KB=$(cat "$T/buffer_size_kb")
+	case $ALL_KB in *[!0-9]*) ALL_KB=1408 ;; esac
+	trap all_cleanup EXIT
+	PAT='*'
+	grep -q ' kasan_report$' /proc/kallsyms && PAT='[a-m]*'
+	KPLIST=/sys/kernel/debug/kprobes/list
+	AFF=$(wc -l < "$T/available_filter_functions")
+	KMOD=
+	if [ -n "$(find /lib/modules -name kpe_kmod.ko 2>/dev/null)" ]; then
+		need_kmod
+		modprobe kpe_kmod || fail "modprobe kpe_kmod failed"
+		KMOD=1
+	fi
+	echo 256 > "$T/buffer_size_kb" || fail "cannot resize the buffer"
+}
+all_cleanup() {
+	rm -f /tmp/kpe-all.list
+	echo "$ALL_KB" > "$T/buffer_size_kb"
+	echo 1 > "$T/tracing_on"
+	quiet_write 0 "$T/events/$ALL_EV/enable"
+	reset >/dev/null 2>&1
+	rmmod kpe_kmod 2>/dev/null
+}
+
 # poll SECS CMD...: run CMD every 0.2 s until it succeeds, for at most
 # about SECS seconds; its last status.  For what a worker does soon but
 # at no set time.

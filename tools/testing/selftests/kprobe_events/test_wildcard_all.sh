@@ -10,37 +10,10 @@
 # (make check-debug) the pattern is "[a-m]*", about half of them, to keep
 # the run's time in bounds; make check and make bench take "*".
 . "$(dirname "$0")/lib.sh"
-need_fentry
-reset || fail "initial reset failed"
-# A small buffer: reading a full one of the debug kernel (4 CPUs, KASAN,
-# under TCG) takes the core longer than the soft-lockup detector allows.
-kb=$(cat "$T/buffer_size_kb")
-case $kb in *[!0-9]*) kb=1408 ;; esac
-cleanup() {
-	rm -f /tmp/kpe-all.list
-	echo "$kb" > "$T/buffer_size_kb"
-	echo 1 > "$T/tracing_on"
-	quiet_write 0 "$T/events/all/a/enable"
-	reset >/dev/null 2>&1
-	rmmod kpe_kmod 2>/dev/null
-}
-trap cleanup EXIT
-
-pat='*'
-grep -q ' kasan_report$' /proc/kallsyms && pat='[a-m]*'
-KPLIST=/sys/kernel/debug/kprobes/list
-aff=$(wc -l < "$T/available_filter_functions")
-kmod=
-if [ -n "$(find /lib/modules -name kpe_kmod.ko 2>/dev/null)" ]; then
-	need_kmod
-	modprobe kpe_kmod || fail "modprobe kpe_kmod failed"
-	kmod=1
-fi
-
-echo 256 > "$T/buffer_size_kb" || fail "cannot resize the buffer"
+all_setup all/a
 quiet_write "" "$T/error_log"
-expect_ok "p:all/a $pat"
-listing_has "p:all/a $pat" || fail "listing: $(listing)"
+expect_ok "p:all/a $PAT"
+listing_has "p:all/a $PAT" || fail "listing: $(listing)"
 [ "$(nr_probes)" = 1 ] || fail "the pattern listed as $(nr_probes) probes"
 grep -qE 'Note: (more than )?[0-9]+ matching functions cannot be probed; skipped' "$T/error_log" ||
 	fail "no note of the functions kprobes refuse: $(cat "$T/error_log")"
@@ -54,10 +27,10 @@ enable_ev all/a
 LIST=/tmp/kpe-all.list
 cat "$KPLIST" > "$LIST" || fail "cannot read $KPLIST"
 n=$(wc -l < "$LIST")
-log "$pat: $n functions hooked of $aff ftrace can hook"
-[ "$n" -gt 4096 ] || fail "only $n functions hooked by '$pat'"
-[ "$n" -le "$aff" ] || fail "$n functions hooked, more than ftrace's $aff"
-if [ -n "$kmod" ]; then
+log "$PAT: $n functions hooked of $AFF ftrace can hook"
+[ "$n" -gt 4096 ] || fail "only $n functions hooked by '$PAT'"
+[ "$n" -le "$AFF" ] || fail "$n functions hooked, more than ftrace's $AFF"
+if [ -n "$KMOD" ]; then
 	grep -q '  kpe_kmod ' "$LIST" ||
 		fail "none of kpe_kmod's functions hooked"
 	# Hit in the module first (a write to its debugfs file "notrace"

@@ -9,35 +9,10 @@
 # records without end (the function_graph tracer's alike), so the buffer
 # stops first.  On a kernel with KASAN the pattern is "[a-m]*".
 . "$(dirname "$0")/lib.sh"
-need_fentry
-reset || fail "initial reset failed"
-kb=$(cat "$T/buffer_size_kb")
-case $kb in *[!0-9]*) kb=1408 ;; esac
-cleanup() {
-	rm -f /tmp/kpe-all.list
-	echo "$kb" > "$T/buffer_size_kb"
-	echo 1 > "$T/tracing_on"
-	quiet_write 0 "$T/events/allr/r/enable"
-	reset >/dev/null 2>&1
-	rmmod kpe_kmod 2>/dev/null
-}
-trap cleanup EXIT
-
-pat='*'
-grep -q ' kasan_report$' /proc/kallsyms && pat='[a-m]*'
-KPLIST=/sys/kernel/debug/kprobes/list
-aff=$(wc -l < "$T/available_filter_functions")
-kmod=
-if [ -n "$(find /lib/modules -name kpe_kmod.ko 2>/dev/null)" ]; then
-	need_kmod
-	modprobe kpe_kmod || fail "modprobe kpe_kmod failed"
-	kmod=1
-fi
-
-echo 256 > "$T/buffer_size_kb" || fail "cannot resize the buffer"
+all_setup allr/r
 quiet_write "" "$T/error_log"
-expect_ok "r:allr/r $pat d=\$duration"
-listing_has "r:allr/r $pat d=\$duration" || fail "listing: $(listing)"
+expect_ok "r:allr/r $PAT d=\$duration"
+listing_has "r:allr/r $PAT d=\$duration" || fail "listing: $(listing)"
 [ "$(nr_probes)" = 1 ] || fail "the pattern listed as $(nr_probes) probes"
 fmt_has allr/r 'field:u64 d;'
 enable_ev allr/r
@@ -45,10 +20,10 @@ enable_ev allr/r
 LIST=/tmp/kpe-all.list
 cat "$KPLIST" > "$LIST" || fail "cannot read $KPLIST"
 n=$(wc -l < "$LIST")
-log "$pat: $n returns hooked of $aff functions ftrace can hook"
-[ "$n" -gt 4096 ] || fail "only $n functions hooked by '$pat'"
-[ "$n" -le "$aff" ] || fail "$n functions hooked, more than ftrace's $aff"
-if [ -n "$kmod" ]; then
+log "$PAT: $n returns hooked of $AFF functions ftrace can hook"
+[ "$n" -gt 4096 ] || fail "only $n functions hooked by '$PAT'"
+[ "$n" -le "$AFF" ] || fail "$n functions hooked, more than ftrace's $AFF"
+if [ -n "$KMOD" ]; then
 	grep -q '  kpe_kmod ' "$LIST" ||
 		fail "none of kpe_kmod's functions hooked"
 	echo 1 > /sys/kernel/debug/kpe_kmod/notrace ||
