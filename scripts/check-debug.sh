@@ -31,7 +31,7 @@ set +e
 log "check-debug: kselftests, ftracetest, kmemleak (4 vCPUs), then the locked-down boots"
 nocf=
 [ "${KPE_DEBUG_FTRACETEST:-1}" = 0 ] && nocf=1
-VARIANT=debug CHECK_LOG=$vdir/check.log NO_CONFORMANCE=$nocf \
+VARIANT=debug CHECK_LOG=$vdir/check.log NO_CONFORMANCE=$nocf KPE_GUESTS=${KPE_GUESTS:-2} \
 	KPE_STRESS_SECS=${KPE_STRESS_SECS:-60} KPE_FUZZ_LINES=${KPE_FUZZ_LINES:-10000} \
 	KPE_RACE_SECS=${KPE_RACE_SECS:-10} \
 	KPE_TIMEOUT=${KPE_TIMEOUT:-1500} KPE_KMEMLEAK=1 \

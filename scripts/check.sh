@@ -9,8 +9,8 @@
 # debug one) the lockdown=integrity boot, the only one without
 # kprobe_event= (which disables the tracers' boot self-tests), runs
 # test_startup_selftest.sh first: ours must have said "OK" at boot.  A
-# full run splits the kselftests over two guests that run side by side
-# (the first runs ftracetest after its share), and the two locked-down
+# full run splits the kselftests over KPE_GUESTS guests (3) that run side
+# by side (the first runs ftracetest after its share), and the two locked-down
 # guests boot beside them; KPE_SERIAL=1 runs it all
 # in one guest, as a run of named tests always does.  The fuzzer and the
 # stress and race tests run short (KPE_FUZZ_LINES=5000, KPE_STRESS_SECS=3,
@@ -123,44 +123,68 @@ if [ $# -eq 0 ] && [ -z "${NO_HANG_CHECK:-}" ] &&
 fi
 logs=$log
 if [ $# -eq 0 ] && [ -z "${KPE_SERIAL:-}" ]; then
-	# Longest first, each to the guest with less so far, by the times
+	# KPE_GUESTS guests (3; check-debug: 2) share the kselftests:
+	# longest first, each to the guest with less so far, by the times
 	# the last run's logs give (1 s for a test they do not name); the
 	# first guest starts with ftracetest's share, the second with the
 	# 6.12 one's, as long as they took in the last run's logs (45 and
-	# 40 s if they do not say).
+	# 40 s if they do not say).  More guests than the host's two CPUs
+	# still pay: a guest often waits (sleeps, timers, workers), and a
+	# run is as long as its longest guest.
+	ng=${KPE_GUESTS:-3}
+	[ "$ng" -ge 2 ] 2>/dev/null || ng=2
+	glog() { # I: guest I's console log
+		if [ "$1" = 1 ]; then echo "$log"; else echo "${log%.log}.$1.log"; fi
+	}
 	ft_secs() { # LOG: seconds from the kselftests' end to ftracetest's
 		sed -n 's/^kpe-phase: \(kselftests\|ftracetest\) done at \([0-9]*\)\..*/\2/p' \
 			"$1" 2>/dev/null | awk 'NR == 1 { k = $1 } NR == 2 { print $1 - k }'
 	}
-	half1= half2= t1= t2=
-	[ -z "$conf" ] || t1=$(ft_secs "$log")
-	[ -z "$conf612" ] || t2=$(ft_secs "${log%.log}.2.log")
-	[ -z "$conf" ] || t1=${t1:-45}
-	[ -z "$conf612" ] || t2=${t2:-40}
-	t1=${t1:-0} t2=${t2:-0}
+	declare -a share gt gconf
+	for ((i = 1; i <= ng; i++)); do
+		share[i]= gt[i]=0 gconf[i]=
+	done
+	if [ -n "$conf" ]; then
+		gconf[1]=$conf
+		gt[1]=$(ft_secs "$(glog 1)")
+		gt[1]=${gt[1]:-45}
+	fi
+	if [ -n "$conf612" ]; then
+		gconf[2]=$conf612
+		gt[2]=$(ft_secs "$(glog 2)")
+		gt[2]=${gt[2]:-40}
+	fi
+	oldlogs=
+	for ((i = 1; i <= ng + 1; i++)); do
+		oldlogs="$oldlogs $(glog "$i")"
+	done
 	while read -r secs t; do
-		if [ "$t1" -le "$t2" ]; then
-			half1="$half1 $t" t1=$((t1 + secs))
-		else
-			half2="$half2 $t" t2=$((t2 + secs))
-		fi
+		m=1
+		for ((i = 2; i <= ng; i++)); do
+			[ "${gt[i]}" -lt "${gt[m]}" ] && m=$i
+		done
+		share[m]="${share[m]} $t" gt[m]=$((gt[m] + secs))
 	done < <(cd "$SELFTESTS" && for t in test_*.sh; do
-		secs=$(cat "$log" "${log%.log}.2.log" 2>/dev/null |
+		# shellcheck disable=SC2086
+		secs=$(cat $oldlogs 2>/dev/null |
 			sed -n "s/^# $t: \([0-9]*\)\.[0-9] s\$/\1/p" | tail -n1)
 		echo "$((${secs:-0} + 1)) $t"
 	done | sort -rn)
-	log2=${log%.log}.2.log
-	[ "$log2" != "$log" ] || log2=$log.2
-	guest "$log" "$half1" "$conf" > "$log.out" 2>&1 &
-	pid1=$!
-	guest "$log2" "$half2" "$conf612" > "$log2.out" 2>&1
-	rc2=$?
-	wait "$pid1"
-	rc=$?
-	cat "$log.out" "$log2.out"
-	rm -f "$log.out" "$log2.out"
-	[ "$rc" -ne 0 ] || rc=$rc2
-	logs="$log $log2"
+	declare -a gpid
+	logs=
+	for ((i = 1; i <= ng; i++)); do
+		guest "$(glog "$i")" "${share[i]}" "${gconf[i]}" > "$(glog "$i").out" 2>&1 &
+		gpid[i]=$!
+		logs="$logs $(glog "$i")"
+	done
+	rc=0
+	for ((i = 1; i <= ng; i++)); do
+		wait "${gpid[i]}" || rc=$?
+	done
+	for ((i = 1; i <= ng; i++)); do
+		cat "$(glog "$i").out"
+		rm -f "$(glog "$i").out"
+	done
 	full=1
 else
 	guest "$log" "$*" "$conf $conf612"
