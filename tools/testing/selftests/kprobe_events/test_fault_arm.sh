@@ -129,4 +129,22 @@ kill_bg
 log "pattern join: $joined joined, $((MAX - joined)) refused"
 disable_ev fj
 reset || fail "cleanup failed"
+
+# D. A pattern of thousands of functions, whose array of sites grows
+# while kallsyms is walked: defined whole, or refused leaving nothing.
+n=1
+made=0
+while [ $n -le "${KPE_FAULT_WILD_MAX:-30}" ]; do
+	if nth $n "echo 'p:kprobes/fw [a-c]*' >> $T/kprobe_events"; then
+		made=$((made + 1))
+		expect_ok "-:kprobes/fw"
+	else
+		[ -z "$(listing)" ] || fail "fail-nth $n: a refused pattern left $(listing)"
+		[ ! -d "$T/events/kprobes/fw" ] ||
+			fail "fail-nth $n: a refused pattern left its event directory"
+	fi
+	n=$((n + 1))
+done
+log "large pattern: $made defined, $((n - 1 - made)) refused"
+reset || fail "cleanup failed"
 pass
