@@ -177,6 +177,7 @@ if [ $# -eq 0 ] && [ -z "${KPE_SERIAL:-}" ]; then
 		gpid[i]=$!
 		logs="$logs $(glog "$i")"
 	done
+	logs=${logs# }
 	rc=0
 	for ((i = 1; i <= ng; i++)); do
 		wait "${gpid[i]}" || rc=$?
