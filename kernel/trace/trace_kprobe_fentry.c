@@ -862,7 +862,6 @@ struct tkp_wild {
 	struct tkp_wsite	*sites;
 	unsigned int		max;		/* room in @sites */
 	unsigned int		n;
-	int			err;		/* -ENOMEM: the walk stopped */
 	char			name[KSYM_NAME_LEN];
 };
 
@@ -894,6 +893,7 @@ static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 	struct tkp_wild *w = data;
 	const char *llvm;
 	unsigned long site;
+	int ret;
 
 	/* ftrace matches names as kallsyms_lookup() cleans them up. */
 	llvm = IS_ENABLED(CONFIG_LTO_CLANG) ? strstr(name, ".llvm.") : NULL;
@@ -908,9 +908,9 @@ static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 	if (!site)
 		return 0;
 	if (w->n == w->max) {
-		w->err = tkp_wild_grow(w);
-		if (w->err)
-			return w->err;
+		ret = tkp_wild_grow(w);
+		if (ret)
+			return ret;	/* stops the walk */
 	}
 	w->sites[w->n].site = site;
 	w->sites[w->n].func = addr;
@@ -928,12 +928,17 @@ static int tkp_wsite_cmp(const void *a, const void *b)
 	return x->func < y->func ? -1 : x->func > y->func;
 }
 
-/* Walk the kernel's and the modules' functions for @w's pattern. */
-static void tkp_wild_walk(struct tkp_wild *w)
+/*
+ * Walk the kernel's and the modules' functions for @w's pattern.
+ * Returns 0 or -ENOMEM.
+ */
+static int tkp_wild_walk(struct tkp_wild *w)
 {
-	if (!w->mod && tkp_kallsyms_walk(tkp_wild_one, w))
-		return;
-	tkp_module_kallsyms_walk(w->mod, tkp_wild_one, w);
+	int ret = 0;
+
+	if (!w->mod)
+		ret = tkp_kallsyms_walk(tkp_wild_one, w);
+	return ret ?: tkp_module_kallsyms_walk(w->mod, tkp_wild_one, w);
 }
 
 /* Returns 0, -ENOENT when no function is left, -ENOMEM. */
@@ -959,8 +964,7 @@ static int tkp_wild_register(struct tkp_probe *tp)
 		w->mod = w->mod_name;
 		w->glob = colon + 1;
 	}
-	tkp_wild_walk(w);
-	ret = w->err;
+	ret = tkp_wild_walk(w);
 	if (ret)
 		goto out;
 	ret = -ENOENT;
