@@ -170,6 +170,40 @@ all_setup() {
 	fi
 	echo 256 > "$T/buffer_size_kb" || fail "cannot resize the buffer"
 }
+# all_hooked WHAT: with the every-function event enabled (and nothing
+# else defined, so that each line of kprobes/list is one of its
+# functions): more than the 4096 a pattern was once limited to, at most
+# what ftrace can hook; WHAT names them in the log.  With KMOD,
+# kpe_kmod's functions are among them.  The list is read once (21,000
+# lines).
+all_hooked() {
+	_list=/tmp/kpe-all.list
+	cat "$KPLIST" > "$_list" || fail "cannot read $KPLIST"
+	_n=$(wc -l < "$_list")
+	log "$PAT: $_n $1 hooked of $AFF functions ftrace can hook"
+	[ "$_n" -gt 4096 ] || fail "only $_n functions hooked by '$PAT'"
+	[ "$_n" -le "$AFF" ] || fail "$_n functions hooked, more than ftrace's $AFF"
+	[ -z "$KMOD" ] || grep -q '  kpe_kmod ' "$_list" ||
+		fail "none of kpe_kmod's functions hooked"
+}
+
+# all_kmod_hit RECORD-ERE WHAT: with KMOD, kpe_kmod hit (a write to its
+# debugfs file "notrace" calls kpe_traced_fn, from the shell: no fork or
+# exit to record before the buffer stops), a record matching RECORD-ERE
+# in the trace (WHAT in the failure), then kpe_kmod unloaded while the
+# event is enabled: its hooks go, no splat.
+all_kmod_hit() {
+	[ -n "$KMOD" ] || return 0
+	echo 1 > /sys/kernel/debug/kpe_kmod/notrace ||
+		fail "cannot write to kpe_kmod's notrace"
+	echo 0 > "$T/tracing_on"
+	grep -qE -- "$1" "$T/trace" || fail "no $2"
+	echo 1 > "$T/tracing_on"
+	rmmod kpe_kmod || fail "rmmod kpe_kmod while the event is enabled"
+	grep -q '  kpe_kmod ' "$KPLIST" &&
+		fail "kpe_kmod's functions still listed after rmmod"
+}
+
 all_cleanup() {
 	rm -f /tmp/kpe-all.list
 	echo "$ALL_KB" > "$T/buffer_size_kb"

@@ -20,33 +20,8 @@ grep -qE 'Note: (more than )?[0-9]+ matching functions cannot be probed; skipped
 log "$(grep -o 'Note: .*' "$T/error_log")"
 
 enable_ev all/a
-# Nothing else is defined: every line of kprobes/list is one of its
-# functions.  More than the 4096 a pattern was once limited to, at most
-# what ftrace can hook.
-# (Read once: 21,000 lines.)
-LIST=/tmp/kpe-all.list
-cat "$KPLIST" > "$LIST" || fail "cannot read $KPLIST"
-n=$(wc -l < "$LIST")
-log "$PAT: $n functions hooked of $AFF ftrace can hook"
-[ "$n" -gt 4096 ] || fail "only $n functions hooked by '$PAT'"
-[ "$n" -le "$AFF" ] || fail "$n functions hooked, more than ftrace's $AFF"
-if [ -n "$KMOD" ]; then
-	grep -q '  kpe_kmod ' "$LIST" ||
-		fail "none of kpe_kmod's functions hooked"
-	# Hit in the module first (a write to its debugfs file "notrace"
-	# calls kpe_traced_fn), from the shell (no fork or exit to record
-	# before the buffer stops).
-	echo 1 > /sys/kernel/debug/kpe_kmod/notrace ||
-		fail "cannot write to kpe_kmod's notrace"
-	echo 0 > "$T/tracing_on"
-	grep -q ' a: (kpe_traced_fn+0x0/' "$T/trace" ||
-		fail "no record of kpe_kmod's kpe_traced_fn"
-	echo 1 > "$T/tracing_on"
-	# Unloaded while the event is enabled: its hooks go, no splat.
-	rmmod kpe_kmod || fail "rmmod kpe_kmod while the event is enabled"
-	grep -q '  kpe_kmod ' "$KPLIST" &&
-		fail "kpe_kmod's functions still listed after rmmod"
-fi
+all_hooked functions
+all_kmod_hit ' a: \(kpe_traced_fn\+0x0/' "record of kpe_kmod's kpe_traced_fn"
 # The shell's own open and read (no fork), then the buffer stops before
 # the event is disabled: switching 20,000 hooks off records enough to
 # wrap it.

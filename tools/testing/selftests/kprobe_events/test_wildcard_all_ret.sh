@@ -16,26 +16,9 @@ listing_has "r:allr/r $PAT d=\$duration" || fail "listing: $(listing)"
 [ "$(nr_probes)" = 1 ] || fail "the pattern listed as $(nr_probes) probes"
 fmt_has allr/r 'field:u64 d;'
 enable_ev allr/r
-# (Read once: 21,000 lines.)
-LIST=/tmp/kpe-all.list
-cat "$KPLIST" > "$LIST" || fail "cannot read $KPLIST"
-n=$(wc -l < "$LIST")
-log "$PAT: $n returns hooked of $AFF functions ftrace can hook"
-[ "$n" -gt 4096 ] || fail "only $n functions hooked by '$PAT'"
-[ "$n" -le "$AFF" ] || fail "$n functions hooked, more than ftrace's $AFF"
-if [ -n "$KMOD" ]; then
-	grep -q '  kpe_kmod ' "$LIST" ||
-		fail "none of kpe_kmod's functions hooked"
-	echo 1 > /sys/kernel/debug/kpe_kmod/notrace ||
-		fail "cannot write to kpe_kmod's notrace"
-	echo 0 > "$T/tracing_on"
-	grep -qE ' r: \(kpe_notrace_write\+0x[0-9a-f]+/0x[0-9a-f]+ \[kpe_kmod\] <- kpe_traced_fn\) d=[0-9]+$' "$T/trace" ||
-		fail "no return record of kpe_kmod's kpe_traced_fn"
-	echo 1 > "$T/tracing_on"
-	rmmod kpe_kmod || fail "rmmod kpe_kmod while the event is enabled"
-	grep -q '  kpe_kmod ' "$KPLIST" &&
-		fail "kpe_kmod's functions still listed after rmmod"
-fi
+all_hooked returns
+all_kmod_hit ' r: \(kpe_notrace_write\+0x[0-9a-f]+/0x[0-9a-f]+ \[kpe_kmod\] <- kpe_traced_fn\) d=[0-9]+$' \
+	"return record of kpe_kmod's kpe_traced_fn"
 read -r _ < /proc/version
 echo 0 > "$T/tracing_on"
 disable_ev allr/r
