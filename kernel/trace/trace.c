@@ -55,7 +55,11 @@
   "place (kretprobe): [<module>:]<symbol>[+<offset>]%return|<memaddr>\n"
 #ifdef CONFIG_KPROBE_EVENTS_FENTRY
 	"\t  pattern: [<module>:]<glob> in place of <symbol>, with <group>/<event>:\n"
+#ifdef CONFIG_RETHOOK
 	"\t           one event on the entry (or return) of every function it matches\n"
+#else
+	"\t           one event on the entry of every function it matches\n"
+#endif
 #endif
 #endif
 #ifdef CONFIG_UPROBE_EVENTS

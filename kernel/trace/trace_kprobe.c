@@ -899,7 +899,8 @@ static int tkp_register(struct tkp_probe *tp, struct tkp_spec *spec,
 		goto free_event;
 	}
 	/* Only fentry places can be patterns: refuse them where there are none. */
-	if (!IS_ENABLED(CONFIG_KPROBE_EVENTS_FENTRY) &&
+	if ((!IS_ENABLED(CONFIG_KPROBE_EVENTS_FENTRY) ||
+	     (ev->is_return && !TKP_FENTRY_RETURNS)) &&
 	    tkp_is_pattern(tp->symbol)) {
 		*err = TKP_ERR_NO_PATTERN;
 		ret = -EOPNOTSUPP;

@@ -89,8 +89,16 @@
  * TKP_ARGS_IN_REGS   how many arguments regs_get_kernel_argument() can
  *                    read, where it reads no stack (0: no limit)
  * TKP_KPROBE_IP_ADJ  where a kprobe handler finds the instruction pointer,
- *                    from the probed address; BPF programs on a fentry
- *                    place see it there too
+ *                    from the probed address
+ * TKP_FENTRY_PC(site, ip)  the instruction pointer perf and BPF see on a
+ *                    fentry place probing @ip from ftrace site @site:
+ *                    where a kprobe on @ip would show it
+ * TKP_FENTRY_REGS_FILL(regs)  what ftrace leaves out of the registers it
+ *                    saves all of, that perf and BPF read (the mode)
+ * TKP_SITE_PAST_ENTRY  ftrace's call is not where a kprobe on a function's
+ *                    entry goes, but an instruction or two into it,
+ *                    after what cannot change an argument: an entry
+ *                    probe is served by that site (tkp_site_of())
  */
 #if defined(CONFIG_X86_64)
 #define TKP_ARG_REGS	{ offsetof(struct pt_regs, di),			\
@@ -113,6 +121,8 @@
 			  offsetof(struct pt_regs, sp) }
 #endif
 #define TKP_KPROBE_IP_ADJ	INT3_INSN_SIZE		/* past the int3 */
+/* The kprobes core puts an entry probe on the site (past endbr64). */
+#define TKP_FENTRY_PC(site, ip)	((site) + TKP_KPROBE_IP_ADJ)
 #elif defined(CONFIG_ARM64)
 #define TKP_ARG_REGS	{ offsetof(struct pt_regs, regs[0]),		\
 			  offsetof(struct pt_regs, regs[1]),		\
@@ -125,6 +135,19 @@
 #define TKP_RET_REG	offsetof(struct pt_regs, regs[0])
 #define TKP_SP_REG	offsetof(struct pt_regs, sp)
 #define TKP_ARGS_IN_REGS	8
+/*
+ * A function's entry is BTI's landing pad (with BTI), "mov x9, x30"
+ * (saving the link register), then ftrace's call; a BRK kprobe stays on
+ * the probed instruction.
+ */
+#define TKP_SITE_PAST_ENTRY	1
+#define TKP_FENTRY_PC(site, ip)	(ip)
+/*
+ * 6.1's ftrace_regs_caller saves no pstate: perf's exclude_kernel and
+ * user_mode() would read stack garbage.  A kernel one, as arm64's own
+ * perf_arch_fetch_caller_regs() (and 6.12's ftrace_partial_regs()) make.
+ */
+#define TKP_FENTRY_REGS_FILL(regs)	((regs)->pstate = PSR_MODE_EL1h)
 #endif
 
 #ifndef TKP_ARGS_IN_REGS
@@ -134,6 +157,21 @@
 #ifndef TKP_KPROBE_IP_ADJ
 #define TKP_KPROBE_IP_ADJ	0
 #endif
+#ifndef TKP_FENTRY_PC
+#define TKP_FENTRY_PC(site, ip)	((site) + TKP_KPROBE_IP_ADJ)
+#endif
+#ifndef TKP_FENTRY_REGS_FILL
+#define TKP_FENTRY_REGS_FILL(regs)	do { } while (0)
+#endif
+#ifndef TKP_SITE_PAST_ENTRY
+#define TKP_SITE_PAST_ENTRY	0
+#endif
+/*
+ * Return probes are fentry places too where rethook hooks their returns;
+ * without it (arm64) they stay kretprobes, and a pattern of them is
+ * refused as every pattern is where there are no fentry places.
+ */
+#define TKP_FENTRY_RETURNS	IS_ENABLED(CONFIG_RETHOOK)
 #ifdef TKP_FTRACE_REGS
 #define TKP_HAVE_ARGS_OPS	1
 #else

@@ -424,6 +424,7 @@ int tkp_places_commit(void)
 	return 0;
 }
 
+#if TKP_FENTRY_RETURNS
 /*
  * Returns were missed: say how many, in the trace instances the event
  * records to (perf and BPF users have the count of misses in
@@ -771,15 +772,28 @@ static void tkp_pool_free(struct tkp_pool *pool)
 		tkp_gen_free(gen);
 	kfree_rcu(pool, rcu);
 }
+#else
+/* No rethook: tkp_fentry_register() leaves return probes to kretprobes. */
+static struct tkp_pool *tkp_pool_alloc(struct tkp_probe *tp, unsigned int nr)
+{
+	return NULL;
+}
+
+static void tkp_pool_free(struct tkp_pool *pool)
+{
+}
+#endif /* TKP_FENTRY_RETURNS */
 
 /*
- * The ftrace site a kprobe on @base + @offset would be placed at, or 0 if
- * that is not an ftrace site.  The kprobes core moves a probe on a
- * function's first byte past its landing pad (endbr64 with IBT, BTI on
- * arm64), to where ftrace's call is: so does this.  Only a site at that
- * very address will do, which ftrace_location_range() answers alone;
- * ftrace_location() would first look a non-site up in kallsyms, the most
- * of what a pattern's walk over every symbol cost (bench row alldef).
+ * The ftrace site that serves a kprobe on @base + @offset, or 0 if none
+ * does.  The kprobes core moves a probe on a function's first byte past
+ * x86's endbr64, to where ftrace's call is: so does this, and only a
+ * site at that very address will do, which ftrace_location_range()
+ * answers alone; ftrace_location() would first look a non-site up in
+ * kallsyms, the most of what a pattern's walk over every symbol cost
+ * (bench row alldef).  Where ftrace's call comes an instruction or two
+ * after the entry a kprobe stays on (TKP_SITE_PAST_ENTRY: arm64), the
+ * entry is served by the function's site, which ftrace_location() finds.
  */
 static unsigned long tkp_site_of(unsigned long base, long offset)
 {
@@ -789,7 +803,11 @@ static unsigned long tkp_site_of(unsigned long base, long offset)
 	if (!base || offset < 0)
 		return 0;
 	site = (unsigned long)arch_adjust_kprobe_addr(base, offset, &entry);
-	return site && ftrace_location_range(site, site) == site ? site : 0;
+	if (site && ftrace_location_range(site, site) == site)
+		return site;
+	if (TKP_SITE_PAST_ENTRY && site && entry && site == base)
+		return ftrace_location(site);
+	return 0;
 }
 
 /*
@@ -1046,7 +1064,8 @@ int tkp_fentry_register(struct tkp_probe *tp)
 		addr = tkp_site_of(ip, 0);
 	}
 	if (!addr || within_kprobe_blacklist(addr) ||
-	    (tp->ev->is_return && tkp_ret_refused(tkp_entry_of_site(addr))))
+	    (tp->ev->is_return && (!TKP_FENTRY_RETURNS ||
+				   tkp_ret_refused(tkp_entry_of_site(addr)))))
 		return 1;	/* the kprobes core says why */
 	/*
 	 * A module going away: our notifier may have cleaned its places

@@ -1273,6 +1273,7 @@ NOKPROBE_SYMBOL(tkp_return_hit);
  * to run (test_wildcard_all_ret.sh).  Two CPUs racing both raise it,
  * which is harmless.
  */
+#if TKP_FENTRY_RETURNS
 static nokprobe_inline void tkp_pool_hook(struct tkp_hook *hk,
 					  struct pt_regs *regs)
 {
@@ -1321,6 +1322,13 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_hook *hk,
 		irq_work_queue(&gen->pool->irq);
 	}
 }
+#else
+/* Without rethook no return probe is a fentry place (arm64). */
+static nokprobe_inline void tkp_pool_hook(struct tkp_hook *hk,
+					  struct pt_regs *regs)
+{
+}
+#endif
 
 /* The hooks of @site, for tkp_fentry_hit_ret(). */
 static noinline void tkp_pool_hook_all(struct tkp_site *site,
@@ -1368,11 +1376,11 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 		goto out;
 	/*
 	 * perf and BPF (only ever served with all registers) see them as a
-	 * kprobe on this function would show them: just past the int3.
+	 * kprobe on the probed address would show them (TKP_FENTRY_PC).
 	 */
 	if (full) {
 		saved = instruction_pointer(regs);
-		instruction_pointer_set(regs, ip + TKP_KPROBE_IP_ADJ);
+		TKP_FENTRY_REGS_FILL(regs);
 	}
 	list_for_each_entry_rcu(hk, &site->probes, site_link) {
 		tp = hk->tp;
@@ -1396,6 +1404,8 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 			tkp_pool_hook(hk, regs);
 			continue;
 		}
+		if (full)
+			instruction_pointer_set(regs, TKP_FENTRY_PC(ip, hk->ip));
 		if (tkp_emit(tp, regs, hk->ip, 0, bit - TRACE_FTRACE_START)) {
 			saved = instruction_pointer(regs);	/* BPF's */
 			break;

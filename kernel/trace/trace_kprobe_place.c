@@ -3,9 +3,10 @@
  * Kprobe-based event tracer: places.
  *
  * A place is where a probe is hooked.  On the entry of a function ftrace
- * can patch, where the kernel has ftrace with registers and rethook, it
- * is a "fentry" place (trace_kprobe_fentry.c).  Anywhere else it is a
- * kprobe or kretprobe, the kind this file has.  Each kind is a struct
+ * can patch, where the kernel has ftrace with registers, it is a
+ * "fentry" place (trace_kprobe_fentry.c), and so is a return probe's
+ * where there is rethook too.  Anywhere else it is a kprobe or
+ * kretprobe, the kind this file has.  Each kind is a struct
  * tkp_place_ops; the rest of the tracer sees one interface, the
  * non-static functions below, and does not ask which kind a place is.
  * Everything here runs under event_mutex.

@@ -7,8 +7,9 @@
  *   kpe_perf tracepoint ID         the trace event with that id
  *
  * Environment:
- *   KPE_PERF_SHOW=FILE  copy FILE to stderr while the event is open (e.g.
- *			 tracefs enabled_functions, to see how it is hooked)
+ *   KPE_PERF_SHOW=FILE[:FILE...]  copy each FILE to stderr while the
+ *			 event is open (e.g. tracefs enabled_functions and
+ *			 kprobes/list, to see how it is hooked)
  *   KPE_PERF_PERIOD=N	 the event's sample_period: 1 (the default), a
  *			 sampling event, for which the tracer builds the
  *			 hit's record; 0, an event that only counts (perf
@@ -58,7 +59,8 @@ int main(int argc, char **argv)
 {
 	struct perf_event_attr attr;
 	char buf[256];
-	const char *show, *env;
+	const char *env;
+	char *show, *name;
 	uint64_t count, count2;
 	int fd, fd2 = -1, vfd, i;
 
@@ -106,15 +108,18 @@ int main(int argc, char **argv)
 		if (fd2 < 0)
 			return fail("perf_event_open (second)");
 	}
-	show = getenv("KPE_PERF_SHOW");
-	if (show) {
-		FILE *f = fopen(show, "r");
+	env = getenv("KPE_PERF_SHOW");
+	show = env ? strdup(env) : NULL;
+	for (name = show ? strtok(show, ":") : NULL; name;
+	     name = strtok(NULL, ":")) {
+		FILE *f = fopen(name, "r");
 
 		while (f && fgets(buf, sizeof(buf), f))
 			fputs(buf, stderr);
 		if (f)
 			fclose(f);
 	}
+	free(show);
 	for (i = 0; i < READS; i++) {
 		vfd = open("/proc/version", O_RDONLY);
 		if (vfd < 0 || read(vfd, buf, sizeof(buf)) < 0)

@@ -153,7 +153,7 @@ disable_ev() {
 # back the buffer, disables and clears GRP/EVENT and unloads kpe_kmod.
 all_setup() {
 	ALL_EV=$1
-	need_fentry
+	case $ALL_EV in */r) need_fentry_return ;; *) need_fentry ;; esac
 	reset || fail "initial reset failed"
 	ALL_KB=$(cat "$T/buffer_size_kb")
 	case $ALL_KB in *[!0-9]*) ALL_KB=1408 ;; esac
@@ -437,6 +437,41 @@ has_fentry() {
 # need_fentry: skip unless has_fentry
 need_fentry() {
 	has_fentry || skip "no fentry places here (CONFIG_KPROBE_EVENTS_FENTRY): patterns are refused"
+}
+
+# ftrace_hook FUNC [FILE...]: the callback ftrace calls at FUNC's site,
+# tkp_fentry_hit* (ours) or kprobe_ftrace_handler, as enabled_functions
+# and kprobes/list tell (or FILE..., copies of them); empty if FUNC is not
+# hooked.  6.1's arm64 (no ftrace trampolines) names no callback in
+# enabled_functions: a hooked FUNC is ours there when kprobes/list marks
+# its site [FTRACE] (arm64 has no kprobes on ftrace): "tkp_fentry".
+ftrace_hook() {
+	_fn=$1
+	shift
+	[ $# -gt 0 ] || set -- "$T/enabled_functions" /sys/kernel/debug/kprobes/list
+	_ef=$(cat "$@" 2>/dev/null | grep "^$_fn ")
+	[ -n "$_ef" ] || return 0
+	_by=$(echo "$_ef" | grep -o -e 'tkp_fentry[a-z_]*' -e 'kprobe_ftrace_handler' | head -n1)
+	if [ -z "$_by" ] && [ "$KPE_ARCH" = arm64 ] && cat "$@" 2>/dev/null |
+		grep -qE "^ *[0-9a-f]+ +[kr] +$_fn\+0x[0-9a-f]+ .*\[FTRACE\]"; then
+		_by=tkp_fentry
+	fi
+	echo "$_by"
+}
+
+# has_fentry_return: are return probes fentry places too (their returns
+# hooked by rethook, from pools of ours)?  Not where the kernel has no
+# rethook (arm64): a return probe is a kretprobe there, and a pattern of
+# them is refused with EOPNOTSUPP.  Asks by defining one.
+has_fentry_return() {
+	_out=$("$KPE_WRITE" -a "$T/kprobe_events" 'r:kpe_has_fentry/w vfs_rea[d]')
+	[ -z "$_out" ] && "$KPE_WRITE" -a "$T/kprobe_events" '-:kpe_has_fentry/w' >/dev/null
+	[ "$_out" != EOPNOTSUPP ]
+}
+
+# need_fentry_return: skip unless has_fentry_return
+need_fentry_return() {
+	has_fentry_return || skip "return probes are kretprobes here (no rethook): no pools of ours"
 }
 
 # (a test that checks how tracefs is refused sets LIB_NO_TRACEFS_CHECK)

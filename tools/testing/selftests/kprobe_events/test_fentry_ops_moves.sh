@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: a function with only return probes is served by the returns-only ftrace callback; adding and removing an entry probe moves it between callbacks with every call recorded once per event, and under load nothing is lost or doubled; two return probes on one function both name the real caller
 . "$(dirname "$0")/lib.sh"
-need_fentry
+need_fentry_return
 reset || fail "initial reset failed"
 EF=$T/enabled_functions
 [ -r "$EF" ] || skip "no enabled_functions (no dynamic ftrace)"

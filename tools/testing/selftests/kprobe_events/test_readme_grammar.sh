@@ -298,7 +298,11 @@ if has "place (kretprobe): [<module>:]<symbol>[+<offset>]%return|<memaddr>"; the
 fi
 if has "pattern: [<module>:]<glob>"; then
 	record "pattern place" "p:kpe_rg/t vfs_rea[d] f=$A3:u32" '[0-9]+'
-	accepted "pattern place, return" "r:kpe_rg/t vfs_rea[d]"
+	if has "one event on the entry (or return) of every function"; then
+		accepted "pattern place, return" "r:kpe_rg/t vfs_rea[d]"
+	else
+		refused "pattern place, return" "r:kpe_rg/t vfs_rea[d]"
+	fi
 else
 	refused "pattern place" "p:kpe_rg/t vfs_rea[d]"
 fi

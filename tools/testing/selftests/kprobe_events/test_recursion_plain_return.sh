@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: the recording of a return event with no fields holds the recursion bit: a probe on a function its commit calls (arch_irq_work_raise, waking a trace_pipe reader; the reader itself opens nothing, so it waits) is a reentered miss, never a record nested in it
 . "$(dirname "$0")/lib.sh"
-need_fentry
+need_fentry_return
 reset || fail "initial reset failed"
 F=arch_irq_work_raise
 grep -qx "$F" "$T/available_filter_functions" 2>/dev/null ||

@@ -42,7 +42,7 @@ expect_refused EINVAL "r:rbad _text+$((off + 16))"
 # Where a function opens with endbr64 (IBT), its entry probe sits at +4
 # (kprobes/list says so): "r vfs_read+4" is that entry too.
 L=/sys/kernel/debug/kprobes/list
-if [ -r "$L" ] && grep -qE ' vfs_read\+0x4 ' "$L"; then
+if [ "$(uname -m)" = x86_64 ] && [ -r "$L" ] && grep -qE ' vfs_read\+0x4 ' "$L"; then
 	expect_ok "r:r4 vfs_read+4"
 	expect_ok "p:p4 vfs_read+4%return"
 	log "vfs_read+4 is the entry past endbr64: accepted as a return place"

@@ -3,7 +3,7 @@
 # description: missed returns of an event enabled only in a trace instance
 # are told in that instance, and the top-level buffer gets no note
 . "$(dirname "$0")/lib.sh"
-need_fentry
+need_fentry_return
 reset || fail "initial reset failed"
 I=$T/instances/kpe_lost
 rmdir "$I" 2>/dev/null

@@ -5,7 +5,7 @@
 # (kallsyms' get_symbol_pos(), through %ps) do not nest their notes on
 # one stack, and every miss is told
 . "$(dirname "$0")/lib.sh"
-need_fentry
+need_fentry_return
 need_kmod
 reset || fail "initial reset failed"
 modprobe kpe_kmod || fail "cannot load kpe_kmod"

@@ -3,7 +3,7 @@
 # description: returns missed for want of an instance are counted in
 # kprobe_profile and told in the trace, with how many, never silently
 . "$(dirname "$0")/lib.sh"
-need_fentry
+need_fentry_return
 reset || fail "initial reset failed"
 
 # One instance to begin with: the pool grows, but not before some of

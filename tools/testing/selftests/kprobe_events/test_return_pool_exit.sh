@@ -4,7 +4,7 @@
 # (do_exit): the instances of tasks that exited inside it come back to
 # the pool, which does not grow for them
 . "$(dirname "$0")/lib.sh"
-need_fentry
+need_fentry_return
 reset || fail "initial reset failed"
 
 # 60 strings taken at the entry make each instance about 8 KiB.  The pool

@@ -3,7 +3,7 @@
 # description: a return probe with default settings loses no return when
 # many tasks sleep in the probed function at once (KPE_SLEEPERS, 200)
 . "$(dirname "$0")/lib.sh"
-need_fentry
+need_fentry_return
 reset || fail "initial reset failed"
 N=${KPE_SLEEPERS:-200}
 
