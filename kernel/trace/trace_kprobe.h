@@ -84,8 +84,11 @@
  * TKP_RET_REG        of the return value, for $retval
  * TKP_SP_REG         of the stack pointer, for $stack
  * TKP_FTRACE_REGS    those ftrace saves for every callback, without
- *                    SAVE_REGS, in place in a struct pt_regs: a fentry
- *                    probe reading only these takes the lighter ftrace_ops
+ *                    SAVE_REGS: a fentry probe reading only these takes
+ *                    the lighter ftrace_ops
+ * TKP_FTRACE_REGS_COPY  1 where those are not in place in a struct
+ *                    pt_regs (arm64's ftrace_regs): the callback copies
+ *                    them into one of its own (ftrace_partial_regs())
  * TKP_ARGS_IN_REGS   how many arguments regs_get_kernel_argument() can
  *                    read, where it reads no stack (0: no limit)
  * TKP_KPROBE_IP_ADJ  where a kprobe handler finds the instruction pointer,
@@ -148,6 +151,22 @@
  * perf_arch_fetch_caller_regs() (and 6.12's ftrace_partial_regs()) make.
  */
 #define TKP_FENTRY_REGS_FILL(regs)	((regs)->pstate = PSR_MODE_EL1h)
+/* 6.12's arm64 has only ftrace_regs, and what ftrace_partial_regs() fills. */
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
+#define TKP_FTRACE_REGS	{ offsetof(struct pt_regs, regs[0]),		\
+			  offsetof(struct pt_regs, regs[1]),		\
+			  offsetof(struct pt_regs, regs[2]),		\
+			  offsetof(struct pt_regs, regs[3]),		\
+			  offsetof(struct pt_regs, regs[4]),		\
+			  offsetof(struct pt_regs, regs[5]),		\
+			  offsetof(struct pt_regs, regs[6]),		\
+			  offsetof(struct pt_regs, regs[7]),		\
+			  offsetof(struct pt_regs, regs[8]),		\
+			  offsetof(struct pt_regs, regs[29]),		\
+			  offsetof(struct pt_regs, regs[30]),		\
+			  offsetof(struct pt_regs, sp) }
+#define TKP_FTRACE_REGS_COPY	1
+#endif
 #endif
 
 #ifndef TKP_ARGS_IN_REGS
@@ -177,6 +196,16 @@
 #else
 #define TKP_HAVE_ARGS_OPS	0
 #endif
+#ifndef TKP_FTRACE_REGS_COPY
+#define TKP_FTRACE_REGS_COPY	0
+#endif
+/*
+ * Can ftrace save every register for us (SAVE_REGS)?  Not on 6.12's
+ * arm64: there a place whose arguments read other registers than
+ * TKP_FTRACE_REGS is a kprobe, and perf and BPF get the registers
+ * ftrace_partial_regs() fills, as BPF's own kprobe_multi does there.
+ */
+#define TKP_HAVE_FULL_OPS	IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS)
 
 /*
  * Which of our ftrace_ops serves a site: the one that saves only the
@@ -786,7 +815,7 @@ static nokprobe_inline struct tkp_site *tkp_site_find(unsigned long ip)
 static nokprobe_inline bool tkp_needs_full(const struct tkp_probe *tp)
 {
 	/* A return is recorded from the rethook's registers, all of them. */
-	return !tp->ev->is_return &&
+	return TKP_HAVE_FULL_OPS && !tp->ev->is_return &&
 	       (tp->full_regs || READ_ONCE(tp->ev->perf_on));
 }
 

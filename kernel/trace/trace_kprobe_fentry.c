@@ -1063,7 +1063,8 @@ int tkp_fentry_register(struct tkp_probe *tp)
 	} else {
 		addr = tkp_site_of(ip, 0);
 	}
-	if (!addr || within_kprobe_blacklist(addr) ||
+	if (!addr || (tp->full_regs && !TKP_HAVE_FULL_OPS) ||
+	    within_kprobe_blacklist(addr) ||
 	    (tp->ev->is_return && (!TKP_FENTRY_RETURNS ||
 				   tkp_ret_refused(tkp_entry_of_site(addr)))))
 		return 1;	/* the kprobes core says why */

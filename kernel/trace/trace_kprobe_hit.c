@@ -1358,6 +1358,8 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 {
 	bool idle = held != TKP_BIT_UNTRIED;	/* tkp_fentry_idle() */
 	bool full = ops == TKP_OPS_FULL;
+	/* Are @regs ours to show perf and BPF as a kprobe's would be? */
+	bool own = full || TKP_FTRACE_REGS_COPY;
 	struct tkp_site *site;
 	struct tkp_probe *tp;
 	struct tkp_hook *hk;
@@ -1378,7 +1380,7 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 	 * perf and BPF (only ever served with all registers) see them as a
 	 * kprobe on the probed address would show them (TKP_FENTRY_PC).
 	 */
-	if (full) {
+	if (own) {
 		saved = instruction_pointer(regs);
 		TKP_FENTRY_REGS_FILL(regs);
 	}
@@ -1404,14 +1406,14 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 			tkp_pool_hook(hk, regs);
 			continue;
 		}
-		if (full)
+		if (own)
 			instruction_pointer_set(regs, TKP_FENTRY_PC(ip, hk->ip));
 		if (tkp_emit(tp, regs, hk->ip, 0, bit - TRACE_FTRACE_START)) {
 			saved = instruction_pointer(regs);	/* BPF's */
 			break;
 		}
 	}
-	if (full)
+	if (own)
 		instruction_pointer_set(regs, saved);
 	if (bit >= 0 && !idle)
 		tkp_gate_exit(bit, TKP_GATE_OWN);
@@ -1472,14 +1474,39 @@ static nokprobe_inline void tkp_fentry_common(unsigned long ip,
 		__tkp_fentry_common(ip, regs, ops, TKP_BIT_UNTRIED);
 }
 
+#if TKP_HAVE_FULL_OPS
 static void tkp_fentry_hit(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
 	tkp_fentry_common(ip, parent_ip, ftrace_get_regs(fregs), TKP_OPS_FULL);
 }
 NOKPROBE_SYMBOL(tkp_fentry_hit);
+#endif
 
-#if TKP_HAVE_ARGS_OPS
+#if TKP_HAVE_ARGS_OPS && TKP_FTRACE_REGS_COPY
+/*
+ * 6.12's arm64: the registers ftrace saves (TKP_FTRACE_REGS) copied into
+ * a struct pt_regs of our own, the rest of it zero, for the fetch and
+ * for perf and BPF.  A BPF program's bpf_override_return() changes the
+ * copy's pc and x0: ftrace returns to what its ftrace_regs say.
+ */
+static void tkp_fentry_hit_args(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *ops,
+				struct ftrace_regs *fregs)
+{
+	struct pt_regs regs = {};
+	unsigned long pc = ftrace_regs_get_instruction_pointer(fregs);
+
+	ftrace_partial_regs(fregs, &regs);
+	tkp_fentry_common(ip, parent_ip, &regs, TKP_OPS_ARGS);
+	if (unlikely(instruction_pointer(&regs) != pc)) {
+		ftrace_regs_set_instruction_pointer(fregs,
+						    instruction_pointer(&regs));
+		ftrace_regs_set_return_value(fregs, regs_return_value(&regs));
+	}
+}
+NOKPROBE_SYMBOL(tkp_fentry_hit_args);
+#elif TKP_HAVE_ARGS_OPS
 /*
  * Without SAVE_REGS ftrace still saves the registers that pass arguments,
  * ax, bp, ip and sp, in place in a struct pt_regs; the rest of it is not
@@ -1493,6 +1520,9 @@ static void tkp_fentry_hit_args(unsigned long ip, unsigned long parent_ip,
 			  TKP_OPS_ARGS);
 }
 NOKPROBE_SYMBOL(tkp_fentry_hit_args);
+#endif
+
+#if TKP_HAVE_ARGS_OPS && TKP_FENTRY_RETURNS
 
 /*
  * The callback of a site with only return probes that take nothing at
@@ -1576,14 +1606,18 @@ struct tkp_fops tkp_fops[TKP_NR_OPS] = {
 	[TKP_OPS_ARGS] = { .ops = {
 		.func	= tkp_fentry_hit_args,
 	} },
+#endif
+#if TKP_HAVE_ARGS_OPS && TKP_FENTRY_RETURNS
 	[TKP_OPS_RET] = { .ops = {
 		.func	= tkp_fentry_hit_ret,
 	} },
 #endif
+#if TKP_HAVE_FULL_OPS
 	[TKP_OPS_FULL] = { .ops = {
 		.func	= tkp_fentry_hit,
 		.flags	= FTRACE_OPS_FL_SAVE_REGS,
 	} },
+#endif
 };
 #endif /* CONFIG_KPROBE_EVENTS_FENTRY */
 

@@ -4,7 +4,7 @@
  * to a kprobe event defined in tracefs?  For test_bpf_override_places.sh.
  * No libbpf: the program is four raw instructions.
  *
- *   kpe_override EVENT_ID [COMMAND]
+ *   kpe_override EVENT_ID [COMMAND | --fire]
  *
  * Opens the event (tracefs events/GRP/EVENT/id) as a tracepoint perf
  * event on CPU 0, loads a BPF_PROG_TYPE_KPROBE program that overrides the
@@ -12,11 +12,16 @@
  * it with PERF_EVENT_IOC_SET_BPF and prints "attached", or the errno name
  * of the step that failed (the verifier's log to stderr).  While attached
  * it runs COMMAND (with sh -c), if given, and prints "command: STATUS".
+ * With --fire instead, the event being getppid's, it calls getppid() on
+ * CPU 0 and prints "getppid: -EPERM" when the program overrode the call,
+ * else "getppid: RESULT": the override takes effect on the probe's path.
  * Then detaches and exits: 0 when it printed "attached", else 1.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <linux/bpf.h>
 #include <linux/perf_event.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,7 +53,7 @@ int main(int argc, char **argv)
 	long id;
 
 	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: kpe_override EVENT_ID [COMMAND]\n");
+		fprintf(stderr, "usage: kpe_override EVENT_ID [COMMAND | --fire]\n");
 		return 2;
 	}
 	id = strtol(argv[1], &end, 10);
@@ -80,7 +85,20 @@ int main(int argc, char **argv)
 	if (ioctl(ev, PERF_EVENT_IOC_SET_BPF, prog))
 		return fail("PERF_EVENT_IOC_SET_BPF");
 	printf("attached\n");
-	if (argc == 3) {
+	if (argc == 3 && !strcmp(argv[2], "--fire")) {
+		cpu_set_t cpus;
+		long r;
+
+		CPU_ZERO(&cpus);
+		CPU_SET(0, &cpus);
+		if (sched_setaffinity(0, sizeof(cpus), &cpus))
+			return fail("sched_setaffinity");
+		r = syscall(__NR_getppid);
+		if (r == -1 && errno == EPERM)
+			printf("getppid: -EPERM\n");
+		else
+			printf("getppid: %ld\n", r);
+	} else if (argc == 3) {
 		fflush(stdout);
 		printf("command: %d\n", WEXITSTATUS(system(argv[2])));
 	}

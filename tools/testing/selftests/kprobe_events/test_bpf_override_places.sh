@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # description: a BPF program that overrides returns attaches to an event
-# with one place on an error-injectable function, and not to an event
+# with one place on an error-injectable function, where it makes the
+# call fail (bpf_override_return()), and not to an event
 # with a place elsewhere too; no place joins an event while perf (and so
 # BPF) has it open
 . "$(dirname "$0")/lib.sh"
@@ -22,6 +23,16 @@ id_of() {
 expect_ok "p:kprobes/ovr1 $SYSF"
 out=$("$KPE_OVERRIDE" "$(id_of ovr1)" 2>/dev/null)
 [ "$out" = attached ] || fail "override on $SYSF alone: $out"
+# And it overrides: getppid() fails with EPERM while the program is
+# attached, on whatever path the place took (ftrace with every register
+# saved, arm64 6.12's copy of the argument registers, a kprobe), and
+# returns the parent again once detached.
+out=$("$KPE_OVERRIDE" "$(id_of ovr1)" --fire 2>&1)
+log "override fired: $(echo $out)"
+echo "$out" | grep -qx 'getppid: -EPERM' ||
+	fail "getppid() not overridden on $SYSF: '$out'"
+ppid=$(sh -c 'echo $PPID')
+[ "$ppid" -gt 0 ] 2>/dev/null || fail "getppid() after the override: '$ppid'"
 
 # A second place, on a function whose returns may not be overridden.
 expect_ok "p:kprobes/ovr2 $SYSF"
