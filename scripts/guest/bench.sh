@@ -1,13 +1,16 @@
 # The guest half of make bench (scripts/bench.sh), run by the guest's
 # /init in mode cmd:
 #
-#   sh /kpe/bench.sh VARIANT CALLS NBULK WILDCARD OFFSET
+#   sh /kpe/bench.sh VARIANT CALLS NBULK WILDCARD OFFSET [ARCH]
 #
 # VARIANT is linux (ours) or upstream, CALLS the getppid() calls per hit
 # row, NBULK the probes of the bulk rows, WILDCARD the glob of the
-# wildcard row, OFFSET the offset row's offset into __x64_sys_getppid
-# (the first instruction after its call to __fentry__: 5 without IBT, 9
-# with; the host reads it off the vmlinux).  /kpe/files/bench-funcs (from the host) lists candidate
+# wildcard row, OFFSET the offset row's offset into the syscall's
+# function (the first instruction of its body: on x86_64 after its call
+# to __fentry__, 5 without IBT, 9 with; on arm64 after ftrace's two
+# patchable NOPs, 8 without BTI; the host reads it off the vmlinux),
+# ARCH the guest's architecture, x86_64 (the default) or arm64.
+# /kpe/files/bench-funcs (from the host) lists candidate
 # functions for the bulk rows, one a line.
 #
 # Every result is a "kpe-bench: ..." line on the console; the timed parts
@@ -16,8 +19,51 @@
 T=/sys/kernel/debug/tracing
 [ -f $T/kprobe_events ] || T=/sys/kernel/tracing
 B=/kpe/kpe_bench
-variant=$1 calls=$2 nbulk=$3 wild=$4 offs=${5:-5}
+variant=$1 calls=$2 nbulk=$3 wild=$4 offs=${5:-5} arch=${6:-x86_64}
 rc=0
+
+# What the architecture changes: the function the hit rows probe (the
+# syscall's wrapper, which takes the user's saved pt_regs as its one
+# argument) and the registers the argument rows name.  The rows keep
+# their meaning: entry3args the first three argument registers, deref2
+# a return address read off the stack then 8 bytes of kernel text there,
+# ustring the user string in the saved pt_regs' first argument register
+# (x86_64's regs->di at +112; arm64's regs->regs[0] at +0), regread
+# vfs_read's file and count.  On arm64 the function's own return
+# address is in x30, not on the stack: at its entry sp points at its
+# caller's frame record, whose second word is the caller's return
+# address (into el0_svc).
+case $arch in
+arm64)
+	func=__arm64_sys_getppid
+	args3='a=%x0 b=%x1 c=%x2'
+	deref2='d=+0(+8(%sp)):u64'
+	ustring='s=+0(+0(%x0)):ustring'
+	regread='file=%x0 count=%x2:u64'
+	;;
+*)
+	func=__x64_sys_getppid
+	args3='a=%di b=%si c=%dx'
+	deref2='d=+0(+0(%sp)):u64'
+	ustring='s=+0(+112(%di)):ustring'
+	regread='file=%di count=%dx:u64'
+	;;
+esac
+# BPF trampolines attach by BTF id, and the btfread row names arguments
+# from BTF: a kernel without BTF (arm64's config leaves it out) has none
+# of those rows.  x86_64's config has it: there a missing BTF fails the
+# rows, as before.
+btf=1
+[ "$arch" = x86_64 ] || [ -e /sys/kernel/btf/vmlinux ] || btf=
+# Ours takes patterns on x86_64 at entries and returns; elsewhere its
+# README's pattern line says what this kernel takes (arm64 on 6.1:
+# entries only, returns being kretprobes without rethook; 6.12's arm64,
+# without ftrace registers: none).
+pat_entry=1 pat_ret=1
+if [ "$arch" != x86_64 ]; then
+	grep -q 'pattern:' $T/README || pat_entry=
+	grep -q 'entry (or return) of every function' $T/README || pat_ret=
+fi
 
 out() {
 	echo "kpe-bench: $*"
@@ -50,7 +96,7 @@ hit() {
 # pmu ROW [ret]: the same loop with a probe made through the kprobe PMU
 # (perf_event_open, as perf and bpftrace make theirs), counting.
 pmu() {
-	$B pmu "$1" "$calls" __x64_sys_getppid $2 || rc=1
+	$B pmu "$1" "$calls" $func $2 || rc=1
 }
 
 # bpf ROW KIND PROG: BPF program PROG (empty, or map: counting into a
@@ -58,7 +104,7 @@ pmu() {
 # through the kprobe PMU, as bpftrace attaches them; fentry or fexit, a
 # BPF trampoline (the reference).
 bpf() {
-	$B bpf "$1" "$calls" __x64_sys_getppid $2 $3 || rc=1
+	$B bpf "$1" "$calls" $func $2 $3 || rc=1
 }
 
 # kmem: the kernel's Slab + Percpu + VmallocUsed in bytes, as the mem row
@@ -70,8 +116,9 @@ kmem() {
 # ftrace_hit ROW: the function tracer on the same function, as reference.
 ftrace_hit() {
 	echo > $T/trace
-	# ftrace lists the function by its alias: __do_sys_getppid here.
-	fn=$(grep -m 1 -x -e __x64_sys_getppid -e __do_sys_getppid $T/available_filter_functions)
+	# ftrace lists the function by its name or by its alias,
+	# __do_sys_getppid (x86_64's compiler merges the two).
+	fn=$(grep -m 1 -x -e $func -e __do_sys_getppid $T/available_filter_functions)
 	out "ftrace-filter $1 $fn"
 	echo "$fn" > $T/set_ftrace_filter &&
 		echo function > $T/current_tracer || { out "error $1 function tracer"; rc=1; return; }
@@ -87,41 +134,51 @@ out "start variant $variant kernel $(uname -r) cpus $(nproc) calls $calls bulk $
 echo > $T/kprobe_events
 
 hit base
-hit entry 'p:b __x64_sys_getppid'
-hit entry3args 'p:b __x64_sys_getppid a=%di b=%si c=%dx'
-hit entrycomm 'p:b __x64_sys_getppid c=$comm'
-# After the call to __fentry__, the first instruction of the body
-# (found on the host by scripts/bench.sh in the vmlinux).
-hit offset "p:b __x64_sys_getppid+$offs"
-hit ret 'r:b __x64_sys_getppid'
-hit retval 'r:b __x64_sys_getppid v=$retval'
-# The return address on the stack, then 8 bytes of kernel text there.
-hit deref2 'p:b __x64_sys_getppid d=+0(+0(%sp)):u64'
+hit entry "p:b $func"
+hit entry3args "p:b $func $args3"
+hit entrycomm "p:b $func c=\$comm"
+# After ftrace's call (x86_64: __fentry__; arm64: the patchable NOPs),
+# the first instruction of the body (found on the host by
+# scripts/bench.sh in the vmlinux).
+hit offset "p:b $func+$offs"
+hit ret "r:b $func"
+hit retval "r:b $func v=\$retval"
+# A return address on the stack, then 8 bytes of kernel text there.
+hit deref2 "p:b $func $deref2"
 # A kernel string through a pointer: the saved kernel command line.
-hit string 'p:b __x64_sys_getppid s=+0(@saved_command_line):string'
-# %di is the syscall's pt_regs; +112 is its di, the user string that
-# kpe_bench passes to every getppid() call (getppid ignores it).
-hit ustring 'p:b __x64_sys_getppid s=+0(+112(%di)):ustring'
-hit retarg 'r:b __x64_sys_getppid v=$retval c=$comm'
+hit string "p:b $func s=+0(@saved_command_line):string"
+# The first argument register is the syscall's pt_regs; the register
+# there is its first argument, the user string that kpe_bench passes to
+# every getppid() call (getppid ignores it).
+hit ustring "p:b $func $ustring"
+hit retarg "r:b $func v=\$retval c=\$comm"
 pmu pmu
 pmu pmuret ret
 bpf bpf kprobe empty
 bpf bpfmap kprobe map
 bpf bpfret kretprobe empty
-bpf fentry fentry empty
-bpf fentrymap fentry map
-bpf fexit fexit empty
+if [ -n "$btf" ]; then
+	bpf fentry fentry empty
+	bpf fentrymap fentry map
+	bpf fexit fexit empty
+else
+	for r in fentry fentrymap fexit; do
+		out "na $r no BTF in this kernel: BPF trampolines attach by BTF id"
+	done
+fi
 ftrace_hit ftrace
 # Argument names from BTF (issue 16; ours only) against the register
 # spelling they stand for, on vfs_read through a read() loop: they must
 # cost the same per hit.
 loop=readloop
 hit rbase
-hit regread 'p:b vfs_read file=%di count=%dx:u64'
-if [ "$variant" = linux ]; then
-	hit btfread 'p:b vfs_read file count'
-else
+hit regread "p:b vfs_read $regread"
+if [ "$variant" != linux ]; then
 	out "na btfread argument names from BTF are ours only"
+elif [ -z "$btf" ]; then
+	out "na btfread no BTF in this kernel: no argument names"
+else
+	hit btfread 'p:b vfs_read file count'
 fi
 loop=loop
 hit base2
@@ -154,7 +211,7 @@ head -n "$nbulk" /tmp/bulk-funcs | awk '{ printf "p:kpeb/f%d %s\n", NR, $0 }' > 
 if echo "$(cat /tmp/others)" >> $T/kprobe_events &&
    echo 1 > $T/events/kpeb/enable; then
 	out "others entry1000 $(grep -c '^p:kpeb/' $T/kprobe_events)"
-	hit entry1000 'p:b __x64_sys_getppid'
+	hit entry1000 "p:b $func"
 	# The others' hits in that loop, summed (none expected).
 	out "others-hits entry1000 $(awk '$1 ~ /^kpeb\// { n += $2 } END { print n + 0 }' $T/kprobe_profile)"
 	echo 0 > $T/events/kpeb/enable
@@ -182,7 +239,11 @@ $B put allon append $T/current_tracer function || rc=1
 $B loop allfn "$calls" || rc=1
 $B put alloff append $T/current_tracer nop || rc=1
 echo > $T/trace
-if [ "$variant" = linux ]; then
+if [ "$variant" = linux ] && [ -z "$pat_entry" ]; then
+	for r in alldef allhit allclr allmem; do
+		out "na $r our tracer takes no patterns on this kernel (its README has no pattern line)"
+	done
+elif [ "$variant" = linux ]; then
 	sync; echo 3 > /proc/sys/vm/drop_caches
 	m0=$(kmem)
 	if $B put alldef append $T/kprobe_events 'p:all/a *' \
@@ -214,7 +275,11 @@ $B put graphon append $T/current_tracer function_graph || rc=1
 $B loop graphfn "$calls" || rc=1
 $B put graphoff append $T/current_tracer nop || rc=1
 echo > $T/trace
-if [ "$variant" = linux ]; then
+if [ "$variant" = linux ] && [ -z "$pat_ret" ]; then
+	for r in retdef rethit retclr; do
+		out "na $r our tracer takes no return patterns on this kernel: no rethook, returns are kretprobes"
+	done
+elif [ "$variant" = linux ]; then
 	if $B put retdef append $T/kprobe_events 'r:allr/r * d=$duration' \
 		append $T/events/allr/r/enable 1; then
 		$B loop rethit "$calls" || rc=1
