@@ -93,15 +93,19 @@
  *                    read, where it reads no stack (0: no limit)
  * TKP_KPROBE_IP_ADJ  where a kprobe handler finds the instruction pointer,
  *                    from the probed address
- * TKP_FENTRY_PC(site, ip)  the instruction pointer perf and BPF see on a
- *                    fentry place probing @ip from ftrace site @site:
- *                    where a kprobe on @ip would show it
- * TKP_FENTRY_REGS_FILL(regs)  what ftrace leaves out of the registers it
- *                    saves all of, that perf and BPF read (the mode)
+ * TKP_PC_AT_SITE     1 where a kprobe on a function's entry shows the
+ *                    instruction pointer at ftrace's site, 0 where at the
+ *                    probed address: see tkp_fentry_pc()
+ * TKP_FILL_PSTATE    1 where ftrace's full registers lack the mode that
+ *                    perf and BPF read: see tkp_fentry_regs_fill()
  * TKP_SITE_PAST_ENTRY  ftrace's call is not where a kprobe on a function's
- *                    entry goes, but an instruction or two into it,
- *                    after what cannot change an argument: an entry
- *                    probe is served by that site (tkp_site_of())
+ *                    entry goes, but at most this many bytes into it (in
+ *                    steps of TKP_INSN_SIZE), after what cannot change
+ *                    an argument: an entry probe is served by that site
+ *                    (tkp_site_of())
+ * TKP_OVERRIDE_STUB  1 where bpf_override_return() resumes at the link
+ *                    register, which a fentry place must not do: see
+ *                    tkp_override_pc()
  */
 #if defined(CONFIG_X86_64)
 #define TKP_ARG_REGS	{ offsetof(struct pt_regs, di),			\
@@ -125,7 +129,7 @@
 #endif
 #define TKP_KPROBE_IP_ADJ	INT3_INSN_SIZE		/* past the int3 */
 /* The kprobes core puts an entry probe on the site (past endbr64). */
-#define TKP_FENTRY_PC(site, ip)	((site) + TKP_KPROBE_IP_ADJ)
+#define TKP_PC_AT_SITE		1
 #elif defined(CONFIG_ARM64)
 #define TKP_ARG_REGS	{ offsetof(struct pt_regs, regs[0]),		\
 			  offsetof(struct pt_regs, regs[1]),		\
@@ -143,14 +147,15 @@
  * (saving the link register), then ftrace's call; a BRK kprobe stays on
  * the probed instruction.
  */
-#define TKP_SITE_PAST_ENTRY	1
-#define TKP_FENTRY_PC(site, ip)	(ip)
+#define TKP_SITE_PAST_ENTRY	(2 * AARCH64_INSN_SIZE)
+#define TKP_INSN_SIZE		AARCH64_INSN_SIZE
+#define TKP_PC_AT_SITE		0
+#define TKP_OVERRIDE_STUB	1
 /*
  * 6.1's ftrace_regs_caller saves no pstate: perf's exclude_kernel and
- * user_mode() would read stack garbage.  A kernel one, as arm64's own
- * perf_arch_fetch_caller_regs() (and 6.12's ftrace_partial_regs()) make.
+ * user_mode() would read stack garbage.
  */
-#define TKP_FENTRY_REGS_FILL(regs)	((regs)->pstate = PSR_MODE_EL1h)
+#define TKP_FILL_PSTATE		1
 /* 6.12's arm64 has only ftrace_regs, and what ftrace_partial_regs() fills. */
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
 #define TKP_FTRACE_REGS	{ offsetof(struct pt_regs, regs[0]),		\
@@ -176,14 +181,18 @@
 #ifndef TKP_KPROBE_IP_ADJ
 #define TKP_KPROBE_IP_ADJ	0
 #endif
-#ifndef TKP_FENTRY_PC
-#define TKP_FENTRY_PC(site, ip)	((site) + TKP_KPROBE_IP_ADJ)
+#ifndef TKP_PC_AT_SITE
+#define TKP_PC_AT_SITE		1
 #endif
-#ifndef TKP_FENTRY_REGS_FILL
-#define TKP_FENTRY_REGS_FILL(regs)	do { } while (0)
+#ifndef TKP_FILL_PSTATE
+#define TKP_FILL_PSTATE		0
 #endif
 #ifndef TKP_SITE_PAST_ENTRY
 #define TKP_SITE_PAST_ENTRY	0
+#define TKP_INSN_SIZE		1
+#endif
+#ifndef TKP_OVERRIDE_STUB
+#define TKP_OVERRIDE_STUB	0
 #endif
 /*
  * Return probes are fentry places too where rethook hooks their returns;
@@ -203,7 +212,8 @@
  * Can ftrace save every register for us (SAVE_REGS)?  Not on 6.12's
  * arm64: there a place whose arguments read other registers than
  * TKP_FTRACE_REGS is a kprobe, and perf and BPF get the registers
- * ftrace_partial_regs() fills, as BPF's own kprobe_multi does there.
+ * ftrace_partial_regs() fills, the others zero (x9-x28: what a BPF
+ * fentry program has there, no more).
  */
 #define TKP_HAVE_FULL_OPS	IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS)
 
@@ -731,7 +741,8 @@ struct tkp_probe {
 	bool				own_args;	/* see @args */
 	bool				last;		/* frees its event */
 	unsigned long			place;	/* address as written, or 0 */
-	unsigned long			addr;	/* where it is, while live */
+	/* Where it is, while live (fentry: its kprobe's, tkp_fentry_kaddr()) */
+	unsigned long			addr;
 	struct tkp_fentry_place		fe;	/* trace_kprobe_fentry.c's */
 	/*
 	 * Misses: 32-bit counts that wrap, as a kretprobe's nmissed
@@ -805,6 +816,36 @@ static nokprobe_inline struct tkp_site *tkp_site_find(unsigned long ip)
 		if (site->ip == ip)
 			return site;
 	return NULL;
+}
+
+/*
+ * Where a kprobe on probed address @ip would be, for a fentry place that
+ * hooks it from ftrace site @site (TKP_PC_AT_SITE): the place's address
+ * (tkp_probe.addr, what bpf_get_kprobe_info() tells), and whence the
+ * instruction pointer perf and BPF see on it.
+ */
+static nokprobe_inline unsigned long tkp_fentry_kaddr(unsigned long site,
+						      unsigned long ip)
+{
+	return TKP_PC_AT_SITE ? site : ip;
+}
+
+static nokprobe_inline unsigned long tkp_fentry_pc(unsigned long site,
+						   unsigned long ip)
+{
+	return tkp_fentry_kaddr(site, ip) + TKP_KPROBE_IP_ADJ;
+}
+
+/* What ftrace's full registers lack that perf and BPF read. */
+static nokprobe_inline void tkp_fentry_regs_fill(struct pt_regs *regs)
+{
+#if TKP_FILL_PSTATE
+	/*
+	 * A kernel mode, as arm64's perf_arch_fetch_caller_regs() and
+	 * 6.12's ftrace_partial_regs() make.
+	 */
+	regs->pstate = PSR_MODE_EL1h;
+#endif
 }
 
 /*

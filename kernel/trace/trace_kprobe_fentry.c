@@ -793,11 +793,14 @@ static void tkp_pool_free(struct tkp_pool *pool)
  * kallsyms, the most of what a pattern's walk over every symbol cost
  * (bench row alldef).  Where ftrace's call comes an instruction or two
  * after the entry a kprobe stays on (TKP_SITE_PAST_ENTRY: arm64), the
- * entry is served by the function's site, which ftrace_location() finds.
+ * entry is served by the site there, in the function: not by any site
+ * in the function's kallsyms range, as ftrace_location() would answer,
+ * which on 6.1's arm64 may be that of an overridden __weak function's
+ * body left behind it, never called.
  */
 static unsigned long tkp_site_of(unsigned long base, long offset)
 {
-	unsigned long site;
+	unsigned long site, size, off, d;
 	bool entry;
 
 	if (!base || offset < 0)
@@ -805,8 +808,13 @@ static unsigned long tkp_site_of(unsigned long base, long offset)
 	site = (unsigned long)arch_adjust_kprobe_addr(base, offset, &entry);
 	if (site && ftrace_location_range(site, site) == site)
 		return site;
-	if (TKP_SITE_PAST_ENTRY && site && entry && site == base)
-		return ftrace_location(site);
+	if (!TKP_SITE_PAST_ENTRY || site != base || !entry ||
+	    !kallsyms_lookup_size_offset(base, &size, &off) || off)
+		return 0;
+	for (d = TKP_INSN_SIZE; d <= TKP_SITE_PAST_ENTRY && d < size;
+	     d += TKP_INSN_SIZE)
+		if (ftrace_location_range(base + d, base + d) == base + d)
+			return base + d;
 	return 0;
 }
 
@@ -1026,7 +1034,7 @@ static int tkp_wild_register(struct tkp_probe *tp)
 		kvfree(tp->fe.hooks);
 	tp->fe.hooks = hooks;
 	tp->fe.nr_hooks = n;
-	tp->addr = hooks[0].addr;
+	tp->addr = tkp_fentry_kaddr(hooks[0].addr, hooks[0].ip);
 	tp->on_ftrace = true;
 	WRITE_ONCE(tp->ops, &tkp_fentry_place);
 	hooks = NULL;
@@ -1094,7 +1102,7 @@ int tkp_fentry_register(struct tkp_probe *tp)
 	tp->fe.hook1.ip = ip;
 	tp->fe.hooks = &tp->fe.hook1;
 	tp->fe.nr_hooks = 1;
-	tp->addr = addr;
+	tp->addr = tkp_fentry_kaddr(addr, ip);
 	tp->on_ftrace = true;
 	WRITE_ONCE(tp->ops, &tkp_fentry_place);
 	return 0;

@@ -1349,6 +1349,33 @@ NOKPROBE_SYMBOL(tkp_pool_hook_all);
  * from one ops to another both call for a moment; the one the site is
  * not served by yet, or any more, stands aside.
  */
+/*
+ * Where a function resumes once a BPF program on its fentry place called
+ * bpf_override_return().  arm64's override sets pc to the link register:
+ * a return from ftrace straight there would skip what ftrace's later
+ * callbacks made of the link register (the graph tracer's return hook,
+ * whose return stack would then go out of step, a BPF trampoline's
+ * "original function").  A return of ours instead returns through the
+ * link register ftrace restores, as x86's just_return_func does through
+ * the stack (test_bpf_override_places.sh, under the graph tracer).
+ */
+#if TKP_OVERRIDE_STUB
+static noinline void notrace tkp_override_ret(void)
+{
+	barrier();	/* a body of its own: only a return */
+}
+NOKPROBE_SYMBOL(tkp_override_ret);
+#endif
+
+static nokprobe_inline unsigned long tkp_override_pc(struct pt_regs *regs)
+{
+#if TKP_OVERRIDE_STUB
+	return (unsigned long)tkp_override_ret;
+#else
+	return instruction_pointer(regs);
+#endif
+}
+
 /* tkp_fentry_common()'s recursion bit before it first needs one. */
 #define TKP_BIT_UNTRIED	(-2)
 
@@ -1377,12 +1404,13 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 	if (!site || !regs || READ_ONCE(site->served) != ops)
 		goto out;
 	/*
-	 * perf and BPF (only ever served with all registers) see them as a
-	 * kprobe on the probed address would show them (TKP_FENTRY_PC).
+	 * perf and BPF (served with all registers, or on 6.12's arm64 with
+	 * a copy of those ftrace saves) see the instruction pointer as a
+	 * kprobe on the probed address would show it (tkp_fentry_pc()).
 	 */
 	if (own) {
 		saved = instruction_pointer(regs);
-		TKP_FENTRY_REGS_FILL(regs);
+		tkp_fentry_regs_fill(regs);
 	}
 	list_for_each_entry_rcu(hk, &site->probes, site_link) {
 		tp = hk->tp;
@@ -1407,9 +1435,9 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 			continue;
 		}
 		if (own)
-			instruction_pointer_set(regs, TKP_FENTRY_PC(ip, hk->ip));
+			instruction_pointer_set(regs, tkp_fentry_pc(ip, hk->ip));
 		if (tkp_emit(tp, regs, hk->ip, 0, bit - TRACE_FTRACE_START)) {
-			saved = instruction_pointer(regs);	/* BPF's */
+			saved = tkp_override_pc(regs);	/* BPF's */
 			break;
 		}
 	}

@@ -4,7 +4,7 @@
  * to a kprobe event defined in tracefs?  For test_bpf_override_places.sh.
  * No libbpf: the program is four raw instructions.
  *
- *   kpe_override EVENT_ID [COMMAND | --fire]
+ *   kpe_override EVENT_ID [COMMAND | --fire | --query]
  *
  * Opens the event (tracefs events/GRP/EVENT/id) as a tracepoint perf
  * event on CPU 0, loads a BPF_PROG_TYPE_KPROBE program that overrides the
@@ -15,6 +15,8 @@
  * With --fire instead, the event being getppid's, it calls getppid() on
  * CPU 0 and prints "getppid: -EPERM" when the program overrode the call,
  * else "getppid: RESULT": the override takes effect on the probe's path.
+ * With --query, it prints what BPF_TASK_FD_QUERY tells of the attached
+ * event: "query: TYPE OFFSET ADDR NAME" (bpf_get_kprobe_info()).
  * Then detaches and exits: 0 when it printed "attached", else 1.
  */
 #define _GNU_SOURCE
@@ -53,7 +55,7 @@ int main(int argc, char **argv)
 	long id;
 
 	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: kpe_override EVENT_ID [COMMAND | --fire]\n");
+		fprintf(stderr, "usage: kpe_override EVENT_ID [COMMAND | --fire | --query]\n");
 		return 2;
 	}
 	id = strtol(argv[1], &end, 10);
@@ -98,6 +100,20 @@ int main(int argc, char **argv)
 			printf("getppid: -EPERM\n");
 		else
 			printf("getppid: %ld\n", r);
+	} else if (argc == 3 && !strcmp(argv[2], "--query")) {
+		union bpf_attr q;
+		char name[256] = "";
+
+		memset(&q, 0, sizeof(q));
+		q.task_fd_query.pid = getpid();
+		q.task_fd_query.fd = ev;
+		q.task_fd_query.buf = (uint64_t)(unsigned long)name;
+		q.task_fd_query.buf_len = sizeof(name);
+		if (sys_bpf(BPF_TASK_FD_QUERY, &q))
+			return fail("BPF_TASK_FD_QUERY");
+		printf("query: %u %llu 0x%llx %s\n", q.task_fd_query.fd_type,
+		       (unsigned long long)q.task_fd_query.probe_offset,
+		       (unsigned long long)q.task_fd_query.probe_addr, name);
 	} else if (argc == 3) {
 		fflush(stdout);
 		printf("command: %d\n", WEXITSTATUS(system(argv[2])));
