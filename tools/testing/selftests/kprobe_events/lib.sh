@@ -424,14 +424,21 @@ need_kmod() {
 	return 0
 }
 
-# has_fentry: does this kernel have fentry places (CONFIG_KPROBE_EVENTS_
-# FENTRY: ftrace with registers and rethook), without which a pattern as
-# the place is refused with EOPNOTSUPP?  Asks by defining one.
-has_fentry() {
-	_out=$("$KPE_WRITE" -a "$T/kprobe_events" 'p:kpe_has_fentry/w vfs_rea[d]')
+# pattern_taken TYPE: is a pattern of probes of TYPE (p or r) taken, not
+# refused with EOPNOTSUPP, as it is where such probes cannot be fentry
+# places?  Asks by defining one, and removes it.
+pattern_taken() {
+	_out=$("$KPE_WRITE" -a "$T/kprobe_events" "$1:kpe_has_fentry/w vfs_rea[d]")
 	# Appended: opened with O_TRUNC, kprobe_events would drop every probe.
 	[ -z "$_out" ] && "$KPE_WRITE" -a "$T/kprobe_events" '-:kpe_has_fentry/w' >/dev/null
 	[ "$_out" != EOPNOTSUPP ]
+}
+
+# has_fentry: does this kernel have fentry places (CONFIG_KPROBE_EVENTS_
+# FENTRY: ftrace with registers), without which a pattern as the place
+# is refused?
+has_fentry() {
+	pattern_taken p
 }
 
 # need_fentry: skip unless has_fentry
@@ -462,11 +469,9 @@ ftrace_hook() {
 # has_fentry_return: are return probes fentry places too (their returns
 # hooked by rethook, from pools of ours)?  Not where the kernel has no
 # rethook (arm64): a return probe is a kretprobe there, and a pattern of
-# them is refused with EOPNOTSUPP.  Asks by defining one.
+# them is refused.
 has_fentry_return() {
-	_out=$("$KPE_WRITE" -a "$T/kprobe_events" 'r:kpe_has_fentry/w vfs_rea[d]')
-	[ -z "$_out" ] && "$KPE_WRITE" -a "$T/kprobe_events" '-:kpe_has_fentry/w' >/dev/null
-	[ "$_out" != EOPNOTSUPP ]
+	pattern_taken r
 }
 
 # need_fentry_return: skip unless has_fentry_return
