@@ -1411,6 +1411,9 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 	if (own) {
 		saved = instruction_pointer(regs);
 		tkp_fentry_regs_fill(regs);
+		/* The same for every hook: set once (bench rows pmu, bpf). */
+		if (TKP_PC_AT_SITE)
+			instruction_pointer_set(regs, tkp_fentry_pc(ip, 0));
 	}
 	list_for_each_entry_rcu(hk, &site->probes, site_link) {
 		tp = hk->tp;
@@ -1434,7 +1437,7 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 			tkp_pool_hook(hk, regs);
 			continue;
 		}
-		if (own)
+		if (own && !TKP_PC_AT_SITE)
 			instruction_pointer_set(regs, tkp_fentry_pc(ip, hk->ip));
 		if (tkp_emit(tp, regs, hk->ip, 0, bit - TRACE_FTRACE_START)) {
 			saved = tkp_override_pc(regs);	/* BPF's */
