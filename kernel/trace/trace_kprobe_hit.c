@@ -1360,11 +1360,14 @@ NOKPROBE_SYMBOL(tkp_pool_hook_all);
  * the stack (test_bpf_override_places.sh, under the graph tracer).
  */
 #if TKP_OVERRIDE_STUB
-static noinline void notrace tkp_override_ret(void)
+/*
+ * noinstr: nothing but the return, whatever else instruments the kernel
+ * (KCOV's or gcov's code here could change x0, the value BPF set), and
+ * in a section kprobes refuse.
+ */
+static noinstr void tkp_override_ret(void)
 {
-	barrier();	/* a body of its own: only a return */
 }
-NOKPROBE_SYMBOL(tkp_override_ret);
 #endif
 
 static nokprobe_inline unsigned long tkp_override_pc(struct pt_regs *regs)
