@@ -131,15 +131,14 @@
 /* The kprobes core puts an entry probe on the site (past endbr64). */
 #define TKP_PC_AT_SITE		1
 #elif defined(CONFIG_ARM64)
-#define TKP_A64_X0_7	offsetof(struct pt_regs, regs[0]),		\
-			offsetof(struct pt_regs, regs[1]),		\
-			offsetof(struct pt_regs, regs[2]),		\
-			offsetof(struct pt_regs, regs[3]),		\
-			offsetof(struct pt_regs, regs[4]),		\
-			offsetof(struct pt_regs, regs[5]),		\
-			offsetof(struct pt_regs, regs[6]),		\
-			offsetof(struct pt_regs, regs[7])
-#define TKP_ARG_REGS	{ TKP_A64_X0_7 }
+#define TKP_ARG_REGS	{ offsetof(struct pt_regs, regs[0]),		\
+			  offsetof(struct pt_regs, regs[1]),		\
+			  offsetof(struct pt_regs, regs[2]),		\
+			  offsetof(struct pt_regs, regs[3]),		\
+			  offsetof(struct pt_regs, regs[4]),		\
+			  offsetof(struct pt_regs, regs[5]),		\
+			  offsetof(struct pt_regs, regs[6]),		\
+			  offsetof(struct pt_regs, regs[7]) }
 #define TKP_RET_REG	offsetof(struct pt_regs, regs[0])
 #define TKP_SP_REG	offsetof(struct pt_regs, sp)
 #define TKP_ARGS_IN_REGS	8
@@ -159,7 +158,15 @@
 #define TKP_FILL_PSTATE		1
 /* 6.12's arm64 has only ftrace_regs, and what ftrace_partial_regs() fills. */
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
-#define TKP_FTRACE_REGS	{ TKP_A64_X0_7,					\
+/* x0-x8 (x0-x7 as in TKP_ARG_REGS), fp, lr and sp */
+#define TKP_FTRACE_REGS	{ offsetof(struct pt_regs, regs[0]),		\
+			  offsetof(struct pt_regs, regs[1]),		\
+			  offsetof(struct pt_regs, regs[2]),		\
+			  offsetof(struct pt_regs, regs[3]),		\
+			  offsetof(struct pt_regs, regs[4]),		\
+			  offsetof(struct pt_regs, regs[5]),		\
+			  offsetof(struct pt_regs, regs[6]),		\
+			  offsetof(struct pt_regs, regs[7]),		\
 			  offsetof(struct pt_regs, regs[8]),		\
 			  offsetof(struct pt_regs, regs[29]),		\
 			  offsetof(struct pt_regs, regs[30]),		\
