@@ -1343,13 +1343,6 @@ static noinline void tkp_pool_hook_all(struct tkp_site *site,
 NOKPROBE_SYMBOL(tkp_pool_hook_all);
 
 /*
- * The ftrace callback of our ftrace_ops that record (TKP_OPS_ARGS and
- * TKP_OPS_FULL, @ops): TKP_OPS_FULL's @regs has every register, the
- * other's only those ftrace saves for any callback.  While a site moves
- * from one ops to another both call for a moment; the one the site is
- * not served by yet, or any more, stands aside.
- */
-/*
  * Where a function resumes once a BPF program on its fentry place called
  * bpf_override_return().  arm64's override sets pc to the link register:
  * a return from ftrace straight there would skip what ftrace's later
@@ -1379,6 +1372,13 @@ static nokprobe_inline unsigned long tkp_override_pc(struct pt_regs *regs)
 #endif
 }
 
+/*
+ * The ftrace callback of our ftrace_ops that record (TKP_OPS_ARGS and
+ * TKP_OPS_FULL, @ops): TKP_OPS_FULL's @regs has every register, the
+ * other's only those ftrace saves for any callback.  While a site moves
+ * from one ops to another both call for a moment; the one the site is
+ * not served by yet, or any more, stands aside.
+ */
 /* tkp_fentry_common()'s recursion bit before it first needs one. */
 #define TKP_BIT_UNTRIED	(-2)
 
