@@ -898,15 +898,8 @@ static int tkp_register(struct tkp_probe *tp, struct tkp_spec *spec,
 		ret = -EADDRNOTAVAIL;
 		goto free_event;
 	}
-	/*
-	 * Only fentry places can be patterns: refuse them where there are
-	 * none (for returns, or for arguments in registers ftrace does not
-	 * save on 6.12's arm64).
-	 */
-	if ((!IS_ENABLED(CONFIG_KPROBE_EVENTS_FENTRY) ||
-	     (ev->is_return && !TKP_FENTRY_RETURNS) ||
-	     (tp->full_regs && !TKP_HAVE_FULL_OPS)) &&
-	    tkp_is_pattern(tp->symbol)) {
+	/* Only fentry places can be patterns: refuse them where there are none. */
+	if (!tkp_fentry_possible(tp) && tkp_is_pattern(tp->symbol)) {
 		*err = TKP_ERR_NO_PATTERN;
 		ret = -EOPNOTSUPP;
 		goto free_event;

@@ -820,6 +820,19 @@ static nokprobe_inline struct tkp_site *tkp_site_find(unsigned long ip)
 }
 
 /*
+ * Can @tp be a fentry place on this kernel at all, wherever it is?  Not
+ * without fentry places; not a return probe without rethook (arm64);
+ * not one whose arguments read registers ftrace cannot save (6.12's
+ * arm64).  Such a probe is a kprobe, and a pattern of them is refused.
+ */
+static inline bool tkp_fentry_possible(const struct tkp_probe *tp)
+{
+	return IS_ENABLED(CONFIG_KPROBE_EVENTS_FENTRY) &&
+	       (!tp->ev->is_return || TKP_FENTRY_RETURNS) &&
+	       (!tp->full_regs || TKP_HAVE_FULL_OPS);
+}
+
+/*
  * Where a kprobe on probed address @ip would be, for a fentry place that
  * hooks it from ftrace site @site (TKP_PC_AT_SITE): the place's address
  * (tkp_probe.addr, what bpf_get_kprobe_info() tells), and whence the

@@ -1062,6 +1062,8 @@ int tkp_fentry_register(struct tkp_probe *tp)
 {
 	unsigned long ip = tp->place, addr;
 
+	if (!tkp_fentry_possible(tp))	/* as without fentry places */
+		return tkp_is_pattern(tp->symbol) ? -EOPNOTSUPP : 1;
 	if (tkp_is_pattern(tp->symbol))
 		return tkp_wild_register(tp);
 	if (!ip && tp->symbol) {
@@ -1071,10 +1073,8 @@ int tkp_fentry_register(struct tkp_probe *tp)
 	} else {
 		addr = tkp_site_of(ip, 0);
 	}
-	if (!addr || (tp->full_regs && !TKP_HAVE_FULL_OPS) ||
-	    within_kprobe_blacklist(addr) ||
-	    (tp->ev->is_return && (!TKP_FENTRY_RETURNS ||
-				   tkp_ret_refused(tkp_entry_of_site(addr)))))
+	if (!addr || within_kprobe_blacklist(addr) ||
+	    (tp->ev->is_return && tkp_ret_refused(tkp_entry_of_site(addr))))
 		return 1;	/* the kprobes core says why */
 	/*
 	 * A module going away: our notifier may have cleaned its places
