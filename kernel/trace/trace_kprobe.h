@@ -228,6 +228,12 @@
 #define TKP_OPS_FULL		1
 #define TKP_OPS_RET		2
 #define TKP_NR_OPS		3
+/*
+ * A new site, in no ops' filter yet: not served until tkp_places_sync()
+ * has put it in one.  Its hits meanwhile (ftrace patching every function
+ * of a pattern calls many of them) stop at the site (bench row alldef).
+ */
+#define TKP_OPS_NONE		TKP_NR_OPS
 
 /*
  * Why a line was refused: an index into tkp_err_text, the messages

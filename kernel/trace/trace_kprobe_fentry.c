@@ -102,6 +102,7 @@ static int tkp_site_arm(struct tkp_probe *tp)
 				return -ENOMEM;
 			}
 			site->ip = hk->addr;
+			site->served = TKP_OPS_NONE;
 			INIT_LIST_HEAD(&site->probes);
 			INIT_LIST_HEAD(&site->dirty);
 			hash_add_rcu(tkp_sites, &site->hnode, site->ip);
@@ -955,6 +956,22 @@ static int tkp_wsite_cmp(const void *a, const void *b)
 }
 
 /*
+ * kallsyms walks vmlinux's symbols, and each module's, in address order:
+ * a walk's sites mostly come sorted already, and sort() would take its
+ * n log n steps all the same (bench row alldef).
+ */
+static void tkp_wsites_sort(struct tkp_wsite *sites, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 1; i < n; i++)
+		if (tkp_wsite_cmp(&sites[i - 1], &sites[i]) > 0)
+			break;
+	if (i < n)
+		sort(sites, n, sizeof(*sites), tkp_wsite_cmp, NULL);
+}
+
+/*
  * Walk the kernel's and the modules' functions for @w's pattern.
  * Returns 0 or -ENOMEM.
  */
@@ -997,7 +1014,7 @@ static int tkp_wild_register(struct tkp_probe *tp)
 	if (!w->n)
 		goto out;	/* no function ftrace can hook by such a name */
 	/* One hook per function, however many names it goes by. */
-	sort(w->sites, w->n, sizeof(*w->sites), tkp_wsite_cmp, NULL);
+	tkp_wsites_sort(w->sites, w->n);
 	for (i = 0; i < w->n; i++) {
 		site = w->sites[i].site;
 		if (i && site == w->sites[i - 1].site)
