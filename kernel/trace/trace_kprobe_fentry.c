@@ -876,10 +876,14 @@ static bool tkp_ret_refused(unsigned long func)
  * hook each, as many as there are: "*" is every function ftrace can hook.
  */
 
-/* A matching function's ftrace site and its start, as a record names it. */
+/*
+ * A matching function's ftrace site and its start, as a record names it,
+ * and whether kprobes refuse it, asked with the name the walk gives.
+ */
 struct tkp_wsite {
 	unsigned long		site;
 	unsigned long		func;
+	bool			refused;
 };
 
 struct tkp_wild {
@@ -912,8 +916,10 @@ static int tkp_wild_grow(struct tkp_wild *w)
 /*
  * A symbol whose name matches: its ftrace site, if it has one, noted
  * with the symbol's address (one walk; aliases give the same site twice,
- * sorted out later).  The kprobe blacklist and modules on their way out
- * are asked later, once per function.
+ * sorted out later), and the kprobe blacklist's answer for it, asked
+ * with the name in hand: looking each function's name up again was most
+ * of what a pattern of every function cost to define (bench row alldef).
+ * Modules on their way out are asked later, once per function.
  */
 static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 {
@@ -941,6 +947,7 @@ static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 	}
 	w->sites[w->n].site = site;
 	w->sites[w->n].func = addr;
+	w->sites[w->n].refused = within_kprobe_blacklist_sym(site, name);
 	w->n++;
 	return 0;
 }
@@ -988,10 +995,11 @@ static int tkp_wild_walk(struct tkp_wild *w)
 static int tkp_wild_register(struct tkp_probe *tp)
 {
 	const char *colon = strchr(tp->symbol, ':');
-	unsigned int i, n = 0, skipped = 0;
+	unsigned int i, j, n = 0, skipped = 0;
 	struct tkp_hook *hooks = NULL;
 	struct tkp_wild *w;
 	unsigned long site;
+	bool refused;
 	int ret;
 
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
@@ -1015,12 +1023,16 @@ static int tkp_wild_register(struct tkp_probe *tp)
 		goto out;	/* no function ftrace can hook by such a name */
 	/* One hook per function, however many names it goes by. */
 	tkp_wsites_sort(w->sites, w->n);
-	for (i = 0; i < w->n; i++) {
+	for (i = 0; i < w->n; i = j) {
 		site = w->sites[i].site;
-		if (i && site == w->sites[i - 1].site)
-			continue;
-		if (within_kprobe_blacklist(site) ||
-		    tkp_in_going_module(site) ||
+		/*
+		 * Refused if refused under any of its names: kprobes ask
+		 * with the one kallsyms gives, which may be any of them.
+		 */
+		refused = false;
+		for (j = i; j < w->n && w->sites[j].site == site; j++)
+			refused |= w->sites[j].refused;
+		if (refused || tkp_in_going_module(site) ||
 		    (tp->ev->is_return &&
 		     tkp_ret_refused(w->sites[i].func))) {
 			skipped++;

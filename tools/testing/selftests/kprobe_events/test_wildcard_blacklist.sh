@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: a pattern skips exactly the functions kprobes refuse,
+# a suffixed clone (foo.part.0) of a blacklisted foo among them
+. "$(dirname "$0")/lib.sh"
+need_fentry
+reset || fail "initial reset failed"
+
+BL=/sys/kernel/debug/kprobes/blacklist
+[ -f "$BL" ] || BL=/debug/kprobes/blacklist
+[ -f "$BL" ] || skip "no kprobes blacklist file"
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+
+# The names kprobes refuse: blacklisted, or cut at their first '.' so.
+awk '{ print $2 }' "$BL" | sort -u > "$W/bl"
+# vmlinux's functions ftrace can hook, once per record.
+awk 'NF == 1' "$T/available_filter_functions" > "$W/aff"
+sort "$W/aff" | uniq -d > "$W/dup"
+# NAME REFUSED(0/1) for every name hooked once
+awk 'FILENAME == ARGV[1] { bl[$1] = 1; next }
+     FILENAME == ARGV[2] { dup[$1] = 1; next }
+     !($1 in dup) { b = $1; sub(/\..*/, "", b); print $1, ($1 in bl || b in bl) }' \
+	"$W/bl" "$W/dup" "$W/aff" > "$W/names"
+
+# A glob matching NAME alone, yet a pattern: its last character as a set.
+one_glob() {
+	printf '%s[%s]' "${1%?}" "${1#"${1%?}"}"
+}
+
+# A clone of a blacklisted function, not itself on the list: refused
+# only by kprobes' suffix rule, which the pattern is to follow too.
+n=0
+for s in $(awk '$2 == 1 && index($1, ".") { print $1 }' "$W/names"); do
+	grep -qxF "$s" "$W/bl" && continue
+	n=$((n + 1))
+	[ $n -le 3 ] || break
+	g=$(one_glob "$s")
+	log "$s: blacklisted as ${s%%.*}"
+	expect_refused ENOENT "p:wbl/c$n $g"
+done
+[ $n -gt 0 ] || log "no clone of a blacklisted function here (suffix rule untested)"
+
+# A clone of a function kprobes take is taken.
+s=$(awk '$2 == 0 && index($1, ".") { print $1; exit }' "$W/names")
+if [ -n "$s" ]; then
+	g=$(one_glob "$s")
+	expect_ok "p:wbl/ok $g"
+	listing_has "p:wbl/ok $g" || fail "listing does not show $g"
+	log "$s: taken"
+fi
+
+# Over a prefix: the note counts the refused ones, no more, no fewer
+# (a name with two functions may be refused for one only: not here).
+for pre in kprobe nmi_ perf_ notifier_; do
+	want=$(awk -v p="$pre" 'index($1, p) == 1 && $2 == 1' "$W/names" | wc -l)
+	[ "$want" -gt 0 ] || continue
+	grep -q "^$pre" "$W/dup" && continue
+	quiet_write "" "$T/error_log"
+	expect_ok "p:wbl/pre $pre*"
+	got=$(sed -n 's/.*Note: \([0-9]*\) matching functions cannot be probed; skipped.*/\1/p' \
+		"$T/error_log")
+	log "$pre*: $want refused functions by the blacklist, note says ${got:-none}"
+	[ "$got" = "$want" ] || {
+		dump "$T/error_log"
+		fail "$pre*: note counts ${got:-no} skipped functions, the blacklist $want"
+	}
+	"$KPE_WRITE" -a "$T/kprobe_events" "-:wbl/pre" >/dev/null ||
+		fail "cannot remove wbl/pre"
+	break
+done
+
+reset || fail "cleanup failed"
+pass
