@@ -481,7 +481,7 @@ struct tkp_files {
  * A function entry that ftrace calls us at, and the armed fentry places
  * on it.  Found by address from the ftrace callback, under RCU.  While
  * ftrace's filter still holds the address but no place is armed the
- * site stays, empty; tkp_fentry_sync() brings the filter up to date.
+ * site stays, empty; tkp_places_sync() brings the filter up to date.
  * While kprobes are disarmed through debugfs (kprobes/enabled), a site
  * with armed places stays too, out of every filter.
  */
@@ -490,7 +490,7 @@ struct tkp_site {
 	unsigned long			ip;
 	struct list_head		probes;		/* tkp_hook.site_link */
 	struct list_head		dirty;		/* on tkp_dirty_sites */
-	u8				served;		/* by tkp_fops[i] */
+	u8				served;		/* by tkp_fops[i], or TKP_OPS_NONE */
 	bool				single;		/* one hook in probes */
 	bool				in[TKP_NR_OPS];	/* in tkp_fops[i]'s filter */
 	struct rcu_head			rcu;

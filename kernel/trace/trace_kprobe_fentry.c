@@ -893,6 +893,8 @@ struct tkp_wild {
 	struct tkp_wsite	*sites;
 	unsigned int		max;		/* room in @sites */
 	unsigned int		n;
+	unsigned long		last;		/* the walk's last address */
+	bool			modules;	/* walking modules' symbols */
 	char			name[KSYM_NAME_LEN];
 };
 
@@ -916,17 +918,24 @@ static int tkp_wild_grow(struct tkp_wild *w)
 /*
  * A symbol whose name matches: its ftrace site, if it has one, noted
  * with the symbol's address (one walk; aliases give the same site twice,
- * sorted out later), and the kprobe blacklist's answer for it, asked
- * with the name in hand: looking each function's name up again was most
- * of what a pattern of every function cost to define (bench row alldef).
+ * sorted out later), and the kprobe blacklist's answer for it.  That
+ * depends on the name kprobes look up for the address, vmlinux's first
+ * at it in kallsyms' order, the walk's: for that name, the answer is
+ * asked with the name in hand (looking each function's name up again
+ * was most of what a pattern of every function cost to define, bench
+ * row alldef); for another alias, or a module's symbol, the usual way.
  * Modules on their way out are asked later, once per function.
  */
 static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 {
 	struct tkp_wild *w = data;
-	const char *llvm;
+	const char *raw = name, *llvm;
 	unsigned long site;
+	bool first;
 	int ret;
+
+	first = !w->modules && addr != w->last;
+	w->last = addr;
 
 	/* ftrace matches names as kallsyms_lookup() cleans them up. */
 	llvm = IS_ENABLED(CONFIG_LTO_CLANG) ? strstr(name, ".llvm.") : NULL;
@@ -947,7 +956,12 @@ static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 	}
 	w->sites[w->n].site = site;
 	w->sites[w->n].func = addr;
-	w->sites[w->n].refused = within_kprobe_blacklist_sym(site, name);
+	if (first) {
+		w->sites[w->n].refused = within_kprobe_blacklist_sym(site, raw);
+	} else {
+		w->sites[w->n].refused = within_kprobe_blacklist(site);
+		cond_resched();	/* a module's walk does not */
+	}
 	w->n++;
 	return 0;
 }
@@ -963,8 +977,8 @@ static int tkp_wsite_cmp(const void *a, const void *b)
 }
 
 /*
- * kallsyms walks vmlinux's symbols, and each module's, in address order:
- * a walk's sites mostly come sorted already, and sort() would take its
+ * kallsyms walks vmlinux's symbols in address order: a walk without
+ * modules' functions comes sorted already, and sort() would take its
  * n log n steps all the same (bench row alldef).
  */
 static void tkp_wsites_sort(struct tkp_wsite *sites, unsigned int n)
@@ -988,6 +1002,7 @@ static int tkp_wild_walk(struct tkp_wild *w)
 
 	if (!w->mod)
 		ret = tkp_kallsyms_walk(tkp_wild_one, w);
+	w->modules = true;
 	return ret ?: tkp_module_kallsyms_walk(w->mod, tkp_wild_one, w);
 }
 
@@ -1025,10 +1040,7 @@ static int tkp_wild_register(struct tkp_probe *tp)
 	tkp_wsites_sort(w->sites, w->n);
 	for (i = 0; i < w->n; i = j) {
 		site = w->sites[i].site;
-		/*
-		 * Refused if refused under any of its names: kprobes ask
-		 * with the one kallsyms gives, which may be any of them.
-		 */
+		/* Each of its names was asked about the site: any will do. */
 		refused = false;
 		for (j = i; j < w->n && w->sites[j].site == site; j++)
 			refused |= w->sites[j].refused;
