@@ -491,6 +491,7 @@ struct tkp_site {
 	struct list_head		probes;		/* tkp_hook.site_link */
 	struct list_head		dirty;		/* on tkp_dirty_sites */
 	u8				served;		/* by tkp_fops[i], or TKP_OPS_NONE */
+	s8				want;		/* tkp_site_want(), in a sync */
 	bool				single;		/* one hook in probes */
 	bool				in[TKP_NR_OPS];	/* in tkp_fops[i]'s filter */
 	struct rcu_head			rcu;

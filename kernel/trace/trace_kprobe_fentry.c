@@ -150,7 +150,7 @@ static bool tkp_ops_is(int i, int want)
  */
 static bool tkp_site_leaves(struct tkp_site *site, int i)
 {
-	int want = tkp_site_want(site);
+	int want = site->want;	/* tkp_places_sync()'s */
 
 	return site->in[i] && want != i && (want < 0 || site->served != i);
 }
@@ -225,8 +225,11 @@ int tkp_places_sync(void)
 	int i, want, ret, err = 0;
 
 	lockdep_assert_held(&event_mutex);
-	list_for_each_entry(site, &tkp_dirty_sites, dirty)
+	/* What each site wants, asked once (a pattern's are thousands). */
+	list_for_each_entry(site, &tkp_dirty_sites, dirty) {
+		site->want = tkp_site_want(site);
 		nr++;
+	}
 	if (!nr)
 		return 0;
 	ips = kvmalloc_array(nr, sizeof(*ips), GFP_KERNEL);
@@ -236,13 +239,13 @@ int tkp_places_sync(void)
 	for (i = 0; i < TKP_NR_OPS; i++) {
 		cnt = 0;
 		list_for_each_entry(site, &tkp_dirty_sites, dirty)
-			if (tkp_site_want(site) == i && !site->in[i])
+			if (site->want == i && !site->in[i])
 				ips[cnt++] = site->ip;
 		if (!cnt)
 			continue;
 		ret = tkp_filter_add(&tkp_fops[i], ips, cnt);
 		list_for_each_entry(site, &tkp_dirty_sites, dirty) {
-			if (tkp_site_want(site) != i || site->in[i])
+			if (site->want != i || site->in[i])
 				continue;
 			/*
 			 * One at a time if the batch failed: a site that cannot
@@ -260,7 +263,7 @@ int tkp_places_sync(void)
 	}
 
 	list_for_each_entry(site, &tkp_dirty_sites, dirty) {
-		want = tkp_site_want(site);
+		want = site->want;
 		if (want >= 0 && site->in[want])
 			WRITE_ONCE(site->served, want);
 	}
@@ -286,7 +289,7 @@ int tkp_places_sync(void)
 	kvfree(ips);
 
 	list_for_each_entry_safe(site, n, &tkp_dirty_sites, dirty) {
-		want = tkp_site_want(site);
+		want = site->want;
 		/* In the filter of the ops it wants, and only there? */
 		for (i = 0; i < TKP_NR_OPS; i++)
 			if (site->in[i] != tkp_ops_is(i, want))
