@@ -1870,21 +1870,14 @@ static __init void tkp_boot_setup(void)
 /*
  * Places in a module come and go with it: registered when it loads
  * (armed if their event is in use), unregistered before it goes, so that
- * a later load finds them again.  Runs before the kprobes core's own
- * notifier, while the module's text is still there.
+ * a later load finds them again.
  */
-static int tkp_module_notify(struct notifier_block *nb, unsigned long val,
-			     void *data)
+static void tkp_module_change(struct module *mod, unsigned long val)
 {
-	struct module *mod = data;
 	size_t len = strlen(mod->name);
 	struct dyn_event *pos;
 	struct tkp_probe *tp;
 	bool gone = false;
-
-	if (val != MODULE_STATE_COMING && val != MODULE_STATE_LIVE &&
-	    val != MODULE_STATE_GOING)
-		return NOTIFY_DONE;
 
 	mutex_lock(&event_mutex);
 	for_each_dyn_event(pos) {
@@ -1924,12 +1917,41 @@ static int tkp_module_notify(struct notifier_block *nb, unsigned long val,
 	/* Its places may come back elsewhere: let their handlers finish. */
 	if (gone)
 		synchronize_rcu();
+}
+
+/*
+ * A module going, or its init code: before the kprobes core's notifier,
+ * while the module's text is still there.
+ */
+static int tkp_module_notify(struct notifier_block *nb, unsigned long val,
+			     void *data)
+{
+	if (val == MODULE_STATE_LIVE || val == MODULE_STATE_GOING)
+		tkp_module_change(data, val);
 	return NOTIFY_DONE;
 }
 
 static struct notifier_block tkp_module_nb = {
 	.notifier_call	= tkp_module_notify,
 	.priority	= 1,	/* before the kprobes core's notifier */
+};
+
+/*
+ * A module coming: after the kprobes core's notifier, which puts the
+ * module's own blacklist in place then, for its places to be refused
+ * there as they would be once it is loaded (test_module_blacklist.sh).
+ */
+static int tkp_module_notify_coming(struct notifier_block *nb,
+				    unsigned long val, void *data)
+{
+	if (val == MODULE_STATE_COMING)
+		tkp_module_change(data, val);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block tkp_module_coming_nb = {
+	.notifier_call	= tkp_module_notify_coming,
+	.priority	= -1,	/* after the kprobes core's notifier */
 };
 
 /* ---------------------------------------------------------------------
@@ -1953,6 +1975,8 @@ static __init int tkp_init_early(void)
 		ret = dyn_event_register(&tkp_dyn_ops);
 	if (!ret && IS_ENABLED(CONFIG_MODULES))
 		ret = register_module_notifier(&tkp_module_nb);
+	if (!ret && IS_ENABLED(CONFIG_MODULES))
+		ret = register_module_notifier(&tkp_module_coming_nb);
 	return ret;
 }
 core_initcall(tkp_init_early);

@@ -148,6 +148,19 @@ static noinline __noclone __used int kpe_traced_fn(int v)
 	return v + 2;
 }
 
+/*
+ * Traceable, but on the kprobe blacklist, which the kprobes core fills
+ * with a module's entries as the module comes: never called, only
+ * probed, or not (test_module_blacklist.sh).
+ */
+static noinline __noclone __used int kpe_nokprobe_fn(int v)
+{
+	WRITE_ONCE(kpe_sink, v);
+	barrier();
+	return v + 3;
+}
+NOKPROBE_SYMBOL(kpe_nokprobe_fn);
+
 /* What kprobes/kpe_api probes. */
 static noinline __noclone __used void kpe_api_target(void)
 {
