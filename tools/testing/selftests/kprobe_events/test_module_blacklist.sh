@@ -6,12 +6,12 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 
-[ -n "$(find /lib/modules -name kpe_kmod.ko 2>/dev/null)" ] ||
-	skip "kpe_kmod not available"
 need_kmod
-BL=/sys/kernel/debug/kprobes/blacklist
+D=/sys/kernel/debug/kprobes
+[ -d "$D" ] || D=/debug/kprobes
+BL=$D/blacklist
 [ -f "$BL" ] || skip "no kprobes blacklist file"
-KPLIST=/sys/kernel/debug/kprobes/list
+KPLIST=$D/list
 FUNC=kpe_nokprobe_fn
 trap 'reset >/dev/null 2>&1; rmmod kpe_kmod 2>/dev/null' EXIT
 

@@ -12,8 +12,9 @@ BL=/sys/kernel/debug/kprobes/blacklist
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 
-# The names kprobes refuse: blacklisted, or cut at their first '.' so.
-awk '{ print $2 }' "$BL" | sort -u > "$W/bl"
+# The names kprobes refuse: blacklisted, or cut at their first '.' so
+# (vmlinux's: a module's lines name the module too).
+awk 'NF == 2 { print $2 }' "$BL" | sort -u > "$W/bl"
 # vmlinux's functions ftrace can hook, once per record; modules' apart.
 awk 'NF == 1' "$T/available_filter_functions" > "$W/aff"
 awk 'NF == 2 { print $1 }' "$T/available_filter_functions" > "$W/modaff"
@@ -40,6 +41,8 @@ one_glob() {
 # only by kprobes' suffix rule, which the pattern is to follow too.
 n=0 clones=0
 for s in $(awk '$2 == 1 { print $1 }' "$W/names"); do
+	# A module's function of that name would match too.
+	grep -qxF "$s" "$W/modaff" && continue
 	n=$((n + 1))
 	[ $n -le 64 ] || break
 	if ! grep -qxF "$s" "$W/bl"; then
