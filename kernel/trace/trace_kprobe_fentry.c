@@ -881,7 +881,7 @@ static bool tkp_ret_refused(unsigned long func)
 
 /*
  * A matching function's ftrace site and its start, as a record names it,
- * and whether kprobes refuse it, asked with the name the walk gives.
+ * and whether kprobes refuse it (asked in tkp_wild_one()).
  */
 struct tkp_wsite {
 	unsigned long		site;
