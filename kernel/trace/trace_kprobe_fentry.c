@@ -1013,11 +1013,10 @@ static int tkp_wild_walk(struct tkp_wild *w)
 static int tkp_wild_register(struct tkp_probe *tp)
 {
 	const char *colon = strchr(tp->symbol, ':');
-	unsigned int i, j, n = 0, skipped = 0;
+	unsigned int i, n = 0, skipped = 0;
 	struct tkp_hook *hooks = NULL;
 	struct tkp_wild *w;
 	unsigned long site;
-	bool refused;
 	int ret;
 
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
@@ -1041,13 +1040,12 @@ static int tkp_wild_register(struct tkp_probe *tp)
 		goto out;	/* no function ftrace can hook by such a name */
 	/* One hook per function, however many names it goes by. */
 	tkp_wsites_sort(w->sites, w->n);
-	for (i = 0; i < w->n; i = j) {
+	for (i = 0; i < w->n; i++) {
 		site = w->sites[i].site;
-		/* Each of its names was asked about the site: any will do. */
-		refused = false;
-		for (j = i; j < w->n && w->sites[j].site == site; j++)
-			refused |= w->sites[j].refused;
-		if (refused || tkp_in_going_module(site) ||
+		/* Each name got the kprobes core's one answer for the site. */
+		if (i && site == w->sites[i - 1].site)
+			continue;
+		if (w->sites[i].refused || tkp_in_going_module(site) ||
 		    (tp->ev->is_return &&
 		     tkp_ret_refused(w->sites[i].func))) {
 			skipped++;

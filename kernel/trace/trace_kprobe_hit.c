@@ -1372,6 +1372,9 @@ static nokprobe_inline unsigned long tkp_override_pc(struct pt_regs *regs)
 #endif
 }
 
+/* tkp_fentry_common()'s recursion bit before it first needs one. */
+#define TKP_BIT_UNTRIED	(-2)
+
 /*
  * The ftrace callback of our ftrace_ops that record (TKP_OPS_ARGS and
  * TKP_OPS_FULL, @ops): TKP_OPS_FULL's @regs has every register, the
@@ -1379,9 +1382,6 @@ static nokprobe_inline unsigned long tkp_override_pc(struct pt_regs *regs)
  * from one ops to another both call for a moment; the one the site is
  * not served by yet, or any more, stands aside.
  */
-/* tkp_fentry_common()'s recursion bit before it first needs one. */
-#define TKP_BIT_UNTRIED	(-2)
-
 static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 						struct pt_regs *regs,
 						int ops, int held)
