@@ -36,6 +36,9 @@
 #   PROF_TIMEOUT   seconds for the boot (1800)
 #   PROF_OUT DIR   where the plugin output, console log and per-row
 #                  tables go, in DIR/VARIANT (build/profile)
+#   ARCH=arm64     the arm64 builds (qemu-system-aarch64 under the same
+#                  -icount): the rows then name __arm64_sys_getppid and
+#                  arm64's registers; output in DIR/arm64, DIR/upstream-arm64
 #   PROF_REPORT_ONLY=1  no boot: the tables from the last run's files
 #                  (give the same ROWs)
 #
@@ -77,7 +80,8 @@ if [ "$variant" = both ]; then
 	i=0
 	for def in "$@"; do
 		i=$((i + 1))
-		u=$outdir/upstream/table.r$i.raw l=$outdir/linux/table.r$i.raw
+		u=$outdir/$(arch_variant upstream)/table.r$i.raw
+		l=$outdir/$(arch_variant linux)/table.r$i.raw
 		[ -s "$u" ] && [ -s "$l" ] || { echo "# $def: no result on both"; continue; }
 		echo
 		echo "## $def"
@@ -102,9 +106,19 @@ if [ "$variant" = both ]; then
 	exit 0
 fi
 case $variant in linux|upstream) ;; *) die "VARIANT is linux, upstream or both" ;; esac
-out=$outdir/$variant
-obj=$(obj_dir "$variant")
+# With ARCH=arm64 the arm64 builds of the same kernels (their own output
+# directory, e.g. build/profile/arm64 for ours), the same rows on
+# __arm64_sys_getppid (give rows with arm64's registers).
+pvariant=$(arch_variant "$variant")
+out=$outdir/$pvariant
+obj=$(obj_dir "$pvariant")
 map=$obj/System.map
+image=$(kernel_image "$pvariant")
+if [ "$KARCH" = arm64 ]; then
+	func=__arm64_sys_getppid markfn=__arm64_sys_getpgid cc=${CROSS_ARM64}gcc
+else
+	func=__x64_sys_getppid markfn=__x64_sys_getpgid cc=gcc
+fi
 mkdir -p "$out"
 
 rows=("$@")
@@ -115,29 +129,29 @@ rows=("$@")
 } > "$out/rows"
 
 if [ -z "${PROF_REPORT_ONLY:-}" ]; then
-	[ -f "$obj/arch/x86/boot/bzImage" ] || die "$variant kernel not built"
-	mark=$(awk '$3 == "__x64_sys_getpgid" { print $1 }' "$map")
-	[ -n "$mark" ] || die "no __x64_sys_getpgid in $map"
-	stamp=$(stat -c %Y "$obj/arch/x86/boot/bzImage" "$map")
+	[ -f "$image" ] || die "$pvariant kernel not built"
+	mark=$(awk -v f="$markfn" '$3 == f { print $1 }' "$map")
+	[ -n "$mark" ] || die "no $markfn in $map"
+	stamp=$(stat -c %Y "$image" "$map")
 	cp "$map" "$out/System.map"
 
 	so=$out/kpe_prof.so
 	gcc -shared -fPIC -O2 -Wall -o "$so" "$TOP/tools/profile/kpe_prof.c"
-	gcc -static -O2 -Wall -I"$SELFTESTS" -o "$out/kpe_bench" "$TOP/tools/bench/kpe_bench.c"
+	"$cc" -static -O2 -Wall -I"$SELFTESTS" -o "$out/kpe_bench" "$TOP/tools/bench/kpe_bench.c"
 
-	# The guest half: sh /kpe/files/prof.sh CALLS
+	# The guest half: sh /kpe/files/prof.sh CALLS FUNC
 	cat > "$out/prof.sh" <<'EOF'
 T=/sys/kernel/tracing
 B=/kpe/files/kpe_bench
-calls=$1 rc=0
+calls=$1 f=$2 rc=0
 chmod +x $B
 echo > $T/kprobe_events
 while IFS='	' read -r id def; do
 	case $def in
 	base) $B loop $id "$calls" || rc=1 ;;
-	pmu) $B pmu $id "$calls" __x64_sys_getppid || rc=1 ;;
-	pmuret) $B pmu $id "$calls" __x64_sys_getppid ret || rc=1 ;;
-	bpf\ *) set -- $def; $B bpf $id "$calls" __x64_sys_getppid $2 $3 || rc=1 ;;
+	pmu) $B pmu $id "$calls" $f || rc=1 ;;
+	pmuret) $B pmu $id "$calls" $f ret || rc=1 ;;
+	bpf\ *) set -- $def; $B bpf $id "$calls" $f $2 $3 || rc=1 ;;
 	alldef) $B put $id append $T/kprobe_events 'p:all/a *' || rc=1 ;;
 	allon) $B put $id append $T/events/all/a/enable 1 || rc=1 ;;
 	alloff) $B put $id append $T/events/all/a/enable 0 || rc=1
@@ -163,7 +177,7 @@ done < /kpe/files/rows
 exit $rc
 EOF
 
-	log "profiling $variant: $((${#rows[@]} + 1)) loops of $calls calls "
+	log "profiling $pvariant: $((${#rows[@]} + 1)) loops of $calls calls "
 	rm -f "$out/windows"
 	set +e
 	popts=$so,mark=0x$mark,out=$out/windows
@@ -172,11 +186,11 @@ EOF
 		"$TOP/scripts/qemu-run.sh" --variant "$variant" --icount --smp 1 \
 		--timeout "$timeout" --log "$out/console.log" --env KPE_BENCH_MARK=1 \
 		--file "$out/prof.sh" --file "$out/kpe_bench" --file "$out/rows" \
-		--cmd "sh /kpe/files/prof.sh $calls" >/dev/null
+		--cmd "sh /kpe/files/prof.sh $calls $func" >/dev/null
 	grc=$?
 	set -e
-	[ "$(stat -c %Y "$obj/arch/x86/boot/bzImage" "$map")" = "$stamp" ] ||
-		die "$variant's kernel was rebuilt during the run: profile again"
+	[ "$(stat -c %Y "$image" "$map")" = "$stamp" ] ||
+		die "$pvariant's kernel was rebuilt during the run: profile again"
 	[ "$grc" = 0 ] || { grep -E '^kpe-(bench|prof): error' "$out/console.log" >&2 || :; \
 		die "the guest failed (rc $grc, $out/console.log)"; }
 fi
@@ -194,13 +208,26 @@ nhit=$(wc -l < "$out/hits")
 
 # vmlinux's text symbols, "ADDR 1 NAME", and the sentinels, "ADDR 0 NAME"
 # (a symbol at a sentinel's address wins; of aliases, the first by name).
+# arm64 (48-bit VAs): the linear map from ffff000000000000, modules from
+# ffff800000000000 up to the kernel image (_text).
+text=$(awk '$3 == "_text" { print $1 }' "$map")
+if [ "$KARCH" = arm64 ]; then
+	modules=ffff800000000000
+	sentinels="0000000000000000 0 [user]
+0001000000000000 0 [noncanonical]
+ffff000000000000 0 [kernel-nontext]
+$modules 0 [modules-area]"
+else
+	modules=ffffffffa0000000
+	sentinels="0000000000000000 0 [user]
+0000800000000000 0 [noncanonical]
+ffff800000000000 0 [kernel-nontext]
+$modules 0 [modules-area]"
+fi
 {
-	awk '($2 ~ /^[tTwW]$/) && $1 >= "ffffffff80000000" { print $1, 1, $3 }' "$map"
-	echo "0000000000000000 0 [user]"
-	echo "0000800000000000 0 [noncanonical]"
-	echo "ffff800000000000 0 [kernel-nontext]"
+	awk -v t="$text" '($2 ~ /^[tTwW]$/) && $1 >= t { print $1, 1, $3 }' "$map"
+	echo "$sentinels"
 	awk '$3 == "_etext" { print $1, 0, "[vmlinux-nontext]" }' "$map"
-	echo "ffffffffa0000000 0 [modules-area]"
 } > "$out/syms.base"
 
 # funcs ID: "FUNCTION COUNT" of window ID (rI is window I+1), unsorted.
@@ -210,7 +237,7 @@ funcs() {
 		cat "$out/syms.base"
 		# The guest's symbols outside vmlinux while the row ran.
 		awk -v id="$id" '$1 == "kpe-prof:" && $2 == "sym" && $3 == id &&
-			$4 >= "ffffffffa0000000" { print $4, 1, $6 $7 }' "$out/console.log"
+			$4 >= m { print $4, 1, $6 $7 }' m="$modules" "$out/console.log"
 		awk -v n="$n" '$1 == "window" { w = ($2 == n); next }
 			$1 == "end" { w = 0; next }
 			w { print $1, 2, $2 }' "$out/windows"
@@ -226,7 +253,7 @@ funcs r0 > "$out/func.r0"
 read -r _ bcalls bns < <(grep '^r0 ' "$out/hits")
 btot=$(awk '{ t += $2 } END { print t + 0 }' "$out/func.r0")
 
-echo "# $variant: guest instructions per getppid() call by function, kpe_bench loop of $bcalls calls"
+echo "# $pvariant: guest instructions per getppid() call by function, kpe_bench loop of $bcalls calls"
 echo "# base = the unprobed loop; delta = row - base; the window's total next to kpe_bench's ns"
 awk -v t="$btot" -v c="$bcalls" -v ns="$bns" 'BEGIN {
 	printf "# base loop: %.2f insns/call in the window (kpe_bench: %.2f ns/call)\n", t / c, ns / c }'
@@ -236,7 +263,7 @@ while IFS='	' read -r id def; do
 	read -r _ rcalls rns < <(grep "^$id " "$out/hits") || { echo "# $def: no result"; continue; }
 	grep -q "^kpe-prof: error $id " "$out/console.log" && { echo "# $def: refused by the tracer"; continue; }
 	echo
-	echo "## $variant  $def"
+	echo "## $pvariant  $def"
 	awk -v rc="$rcalls" -v bc="$bcalls" -v top="$top" -v sortby="$sortby" -v rns="$rns" '
 		FILENAME == ARGV[1] { b[$1] = $2; bt += $2; next }
 		{ r[$1] = $2; rt += $2 }

@@ -1380,11 +1380,14 @@ static nokprobe_inline unsigned long tkp_override_pc(struct pt_regs *regs)
  * TKP_OPS_FULL, @ops): TKP_OPS_FULL's @regs has every register, the
  * other's only those ftrace saves for any callback.  While a site moves
  * from one ops to another both call for a moment; the one the site is
- * not served by yet, or any more, stands aside.
+ * not served by yet, or any more, stands aside.  Preemption is turned
+ * off here unless the caller did (@preempt_off), once either way: the
+ * record's trace context word takes that one off (tkp_record()).
  */
 static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 						struct pt_regs *regs,
-						int ops, int held)
+						int ops, int held,
+						bool preempt_off)
 {
 	bool idle = held != TKP_BIT_UNTRIED;	/* tkp_fentry_idle() */
 	bool full = ops == TKP_OPS_FULL;
@@ -1402,7 +1405,8 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 	 * entry, needs the recursion bit, taken when first needed.  A
 	 * return hooked from inside a recording is refused when it comes.
 	 */
-	preempt_disable_notrace();
+	if (!preempt_off)
+		preempt_disable_notrace();
 	site = tkp_site_find(ip);
 	if (!site || !regs || READ_ONCE(site->served) != ops)
 		goto out;
@@ -1452,7 +1456,8 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 	if (bit >= 0 && !idle)
 		tkp_gate_exit(bit, TKP_GATE_OWN);
 out:
-	preempt_enable_notrace();
+	if (!preempt_off)
+		preempt_enable_notrace();
 }
 
 /*
@@ -1471,7 +1476,7 @@ out:
  * needs to be judged right).
  */
 static noinline void tkp_fentry_idle(unsigned long ip, struct pt_regs *regs,
-				     int ops)
+				     int ops, bool preempt_off)
 {
 	int bit = tkp_gate_enter(TKP_GATE_OWN);
 	unsigned long flags;
@@ -1483,7 +1488,7 @@ static noinline void tkp_fentry_idle(unsigned long ip, struct pt_regs *regs,
 	lockdep_on = lockdep_hardirqs_enabled();
 	lockdep_hardirqs_off(CALLER_ADDR0);
 	ct_nmi_enter();
-	__tkp_fentry_common(ip, regs, ops, bit);
+	__tkp_fentry_common(ip, regs, ops, bit, preempt_off);
 	if (lockdep_on)
 		lockdep_hardirqs_on_prepare();
 	ct_nmi_exit();
@@ -1498,14 +1503,23 @@ NOKPROBE_SYMBOL(tkp_fentry_idle);
 #define tkp_fentry_in_idle()	\
 	(unlikely(is_idle_task(current)) && !rcu_is_watching())
 
+/* A hit of our ftrace_ops @ops; @preempt_off as for __tkp_fentry_common(). */
+static nokprobe_inline void tkp_fentry_dispatch(unsigned long ip,
+						struct pt_regs *regs, int ops,
+						bool preempt_off)
+{
+	if (tkp_fentry_in_idle())
+		tkp_fentry_idle(ip, regs, ops, preempt_off);
+	else
+		__tkp_fentry_common(ip, regs, ops, TKP_BIT_UNTRIED,
+				    preempt_off);
+}
+
 static nokprobe_inline void tkp_fentry_common(unsigned long ip,
 					      unsigned long parent_ip,
 					      struct pt_regs *regs, int ops)
 {
-	if (tkp_fentry_in_idle())
-		tkp_fentry_idle(ip, regs, ops);
-	else
-		__tkp_fentry_common(ip, regs, ops, TKP_BIT_UNTRIED);
+	tkp_fentry_dispatch(ip, regs, ops, false);
 }
 
 #if TKP_HAVE_FULL_OPS
@@ -1523,21 +1537,72 @@ NOKPROBE_SYMBOL(tkp_fentry_hit);
  * a struct pt_regs of our own, the rest of it zero, for the fetch and
  * for perf and BPF.  A BPF program's bpf_override_return() changes the
  * copy's pc and x0: ftrace returns to what its ftrace_regs say.
+ *
+ * The copies are per CPU, one per level of nesting, so that a hit does
+ * not clear a struct pt_regs on the stack first (bench row entry, and
+ * allhit, where every function takes it).  A CPU's hits nest as its
+ * contexts do, each done before the one it interrupted goes on: a hit
+ * takes the level @depth says is free and gives it back as it found it,
+ * whatever came in between.  Only what ftrace_partial_regs() and the hit
+ * path write (pc, pstate, x0 by bpf_override_return()) ever changes in a
+ * copy, and every hit writes those again: the rest stays zero.  Nesting
+ * deeper than the copies (a hit traced from inside a recording, in an
+ * interrupt, ...) takes one on the stack, as every hit once did.
  */
+#define TKP_REGS_NEST	4
+
+struct tkp_regs_copies {
+	unsigned int depth;
+	struct pt_regs regs[TKP_REGS_NEST];
+};
+
+static DEFINE_PER_CPU(struct tkp_regs_copies, tkp_regs_copies);
+
+/* Preemption off, as for tkp_fentry_dispatch(). */
+static nokprobe_inline void tkp_fentry_args_copy(unsigned long ip,
+						 struct ftrace_regs *fregs,
+						 struct pt_regs *regs)
+{
+	unsigned long pc = ftrace_regs_get_instruction_pointer(fregs);
+
+	ftrace_partial_regs(fregs, regs);
+	tkp_fentry_dispatch(ip, regs, TKP_OPS_ARGS, true);
+	if (unlikely(instruction_pointer(regs) != pc)) {
+		ftrace_regs_set_instruction_pointer(fregs,
+						    instruction_pointer(regs));
+		ftrace_regs_set_return_value(fregs, regs_return_value(regs));
+	}
+}
+
+static noinline void tkp_fentry_args_stack(unsigned long ip,
+					   struct ftrace_regs *fregs)
+{
+	struct pt_regs regs = {};
+
+	tkp_fentry_args_copy(ip, fregs, &regs);
+}
+NOKPROBE_SYMBOL(tkp_fentry_args_stack);
+
 static void tkp_fentry_hit_args(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *ops,
 				struct ftrace_regs *fregs)
 {
-	struct pt_regs regs = {};
-	unsigned long pc = ftrace_regs_get_instruction_pointer(fregs);
+	struct tkp_regs_copies *rc;
+	unsigned int depth;
 
-	ftrace_partial_regs(fregs, &regs);
-	tkp_fentry_common(ip, parent_ip, &regs, TKP_OPS_ARGS);
-	if (unlikely(instruction_pointer(&regs) != pc)) {
-		ftrace_regs_set_instruction_pointer(fregs,
-						    instruction_pointer(&regs));
-		ftrace_regs_set_return_value(fregs, regs_return_value(&regs));
+	preempt_disable_notrace();
+	rc = this_cpu_ptr(&tkp_regs_copies);
+	depth = READ_ONCE(rc->depth);
+	if (likely(depth < TKP_REGS_NEST)) {
+		WRITE_ONCE(rc->depth, depth + 1);
+		barrier();
+		tkp_fentry_args_copy(ip, fregs, &rc->regs[depth]);
+		barrier();
+		WRITE_ONCE(rc->depth, depth);
+	} else {
+		tkp_fentry_args_stack(ip, fregs);
 	}
+	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(tkp_fentry_hit_args);
 #elif TKP_HAVE_ARGS_OPS
@@ -1572,7 +1637,7 @@ static void tkp_fentry_hit_ret(unsigned long ip, unsigned long parent_ip,
 	struct tkp_hook *hk;
 
 	if (tkp_fentry_in_idle()) {
-		tkp_fentry_idle(ip, tkp_fregs_pt_regs(fregs), TKP_OPS_RET);
+		tkp_fentry_idle(ip, tkp_fregs_pt_regs(fregs), TKP_OPS_RET, false);
 		return;
 	}
 	preempt_disable_notrace();
