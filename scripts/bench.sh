@@ -537,8 +537,8 @@ ftrace and its return through rethook, which 6.1's arm64 does not have,
 so here both kernels take the same kretprobe and only the handlers
 differ; x86_64's goal is shown, not claimed, and the chart has their
 ratios without a goal mark.  The offset row is a BRK kprobe on both
-kernels too (arm64 has no optimized kprobes), as it is an optimized
-kprobe on both on x86_64: its goal stays.  Not met besides offset:
+kernels too (arm64 has no optimized kprobes), as it is an int3
+kprobe on both on x86_64 (see there): its goal stays.  Not met besides offset:
 enable and disable, where upstream arms each kprobe with one BRK
 written under stop_machine while ours updates ftrace once for the
 group, a cost that is mostly ftrace's walk of all its records whatever
@@ -673,8 +673,10 @@ hits ftrace delivers while it patches stop at a site not yet served.
   (a non-preemptible kernel), yet removing a probe one at a time still
   takes about 12 ms of guest time on both kernels.
 - Per-hit rows (kpe_bench loop): pinned to CPU 0, 200 ms settle (lets the
-  kprobe optimizer run: the offset row is [OPTIMIZED], the +0 rows are
-  [FTRACE]), 1000 warm-up calls, then the timed calls, the event enabled
+  kprobe optimizer run; the +0 rows are [FTRACE], and the offset row
+  stays an int3 kprobe on both kernels all the same: the instructions its
+  jump would replace, \`push %rbx; call ...\`, include a call, which the
+  x86 kprobes core does not copy out of line), 1000 warm-up calls, then the timed calls, the event enabled
   in the top-level instance with default buffer sizes (the buffer wraps).
   Each call is \`syscall(SYS_getppid, str)\`: getppid ignores its argument,
   so the ustring row reads the user string \`str\` through the saved
