@@ -20,7 +20,9 @@
 # kretprobe, fentry or fexit, PROG empty or map), or alldef, allon,
 # alloff: the event p:all/a * defined, enabled, disabled (then cleared),
 # once each (kpe_bench put; give them in that order, with PROF_CALLS=1
-# for per-operation counts).  Example:
+# for per-operation counts), or loop: the getppid() loop with whatever
+# the rows before left enabled (alldef allon loop alloff: bench row
+# allhit).  Example:
 #
 #   scripts/profile.sh linux 'r:b __x64_sys_getppid' pmu
 #
@@ -156,6 +158,7 @@ while IFS='	' read -r id def; do
 	allon) $B put $id append $T/events/all/a/enable 1 || rc=1 ;;
 	alloff) $B put $id append $T/events/all/a/enable 0 || rc=1
 		echo > $T/kprobe_events ;;
+	loop) $B loop $id "$calls" || rc=1 ;;
 	*)
 		echo > $T/trace
 		if ! echo "$def" > $T/kprobe_events ||

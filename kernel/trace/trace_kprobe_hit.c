@@ -887,6 +887,46 @@ static nokprobe_inline void tkp_fill_rec(const struct tkp_event *ev,
 		tkp_fetch_args(ev, prog, regs, rec + ev->hdr_size);
 }
 
+#if TKP_HAVE_ARGS_OPS && TKP_FTRACE_REGS_COPY
+/*
+ * 6.12's arm64: a hit's struct pt_regs, where the registers ftrace saved
+ * (@fregs) are copied only once something reads them: the fetch of an
+ * argument, a record the core's full way (a stack trace), perf, BPF.  A
+ * record with no arguments in one plain trace instance reads none (bench
+ * rows entry and allhit).  Until copied, @regs is zero but for the
+ * instruction pointer the hook sets (tkp_fentry_pc()) and whatever the
+ * previous hit left in the fields the copy writes, never read; its pstate
+ * is 0, which a copy's never is (ftrace_partial_regs() gives the kernel
+ * mode).  See tkp_fentry_hit_args().
+ */
+struct tkp_regs_slot {
+	struct pt_regs regs;
+	struct ftrace_regs *fregs;
+};
+
+static noinline void tkp_regs_fill(struct pt_regs *regs)
+{
+	struct tkp_regs_slot *rs = container_of(regs, struct tkp_regs_slot,
+						regs);
+	unsigned long pc = instruction_pointer(regs);
+
+	ftrace_partial_regs(rs->fregs, regs);
+	instruction_pointer_set(regs, pc);
+}
+NOKPROBE_SYMBOL(tkp_regs_fill);
+
+/* @regs made readable, where @lazy says they may not be yet. */
+static nokprobe_inline void tkp_regs_ready(struct pt_regs *regs, bool lazy)
+{
+	if (lazy && unlikely(!regs->pstate))
+		tkp_regs_fill(regs);
+}
+#else
+static nokprobe_inline void tkp_regs_ready(struct pt_regs *regs, bool lazy)
+{
+}
+#endif
+
 /*
  * One record of place @tp's hit into trace instance @file the trace event
  * core's full way, when it has more to do than a reservation and a
@@ -921,13 +961,15 @@ NOKPROBE_SYMBOL(tkp_record_full);
  * reservation and a commit (no filter, trigger, pid filter, stack trace,
  * ...), and makes its trace context word; the core's full way takes the
  * rest.  Either takes one off the preempt depth for the caller's
- * preempt_disable(): every caller has one (see tkp_entry_hit()).
+ * preempt_disable(): every caller has one (see tkp_entry_hit()).  @lazy:
+ * @regs may still be to copy (tkp_regs_ready()).
  */
 static nokprobe_inline void tkp_record(struct tkp_probe *tp,
 				       struct trace_event_file *file,
 				       struct pt_regs *regs,
 				       unsigned long a, unsigned long b,
-				       const u8 *args, unsigned int body)
+				       const u8 *args, unsigned int body,
+				       bool lazy)
 {
 	struct tkp_event *ev = tp->ev;
 	struct ring_buffer_event *event;
@@ -936,6 +978,7 @@ static nokprobe_inline void tkp_record(struct tkp_probe *tp,
 	u8 *rec;
 
 	if (unlikely(!trace_event_file_plain(file))) {
+		tkp_regs_ready(regs, lazy);
 		tkp_record_full(tp, file, regs, a, b, args, body);
 		return;
 	}
@@ -992,7 +1035,7 @@ static noinline int tkp_emit_general(struct tkp_probe *tp,
 	for (i = 0; files && i < files->nr; i++) {
 		file = READ_ONCE(files->file[i]);
 		if (file)
-			tkp_record(tp, file, regs, a, b, args, body);
+			tkp_record(tp, file, regs, a, b, args, body, false);
 	}
 	return perf ? tkp_perf(tp, regs, a, b, args, body, slot) : 0;
 }
@@ -1003,11 +1046,13 @@ NOKPROBE_SYMBOL(tkp_emit_general);
  * the hit to perf/BPF when attached.  @a and @b are the probe's fields:
  * the probed address, or the function and the return address.  The
  * caller holds ftrace's recursion bit, whose number is @slot.  Returns 1
- * when BPF moved the instruction pointer (see tkp_perf()).
+ * when BPF moved the instruction pointer (see tkp_perf()).  @lazy: @regs
+ * may still be to copy (tkp_regs_ready()).
  */
 static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
 				    struct pt_regs *regs, unsigned long a,
-				    unsigned long b, unsigned int slot)
+				    unsigned long b, unsigned int slot,
+				    bool lazy)
 {
 	struct tkp_event *ev = tp->ev;
 	struct trace_event_file *file = rcu_dereference_sched(ev->fast);
@@ -1016,6 +1061,7 @@ static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
 	raw_cpu_inc(*tp->hits);
 	/* The common case: one trace instance, no perf, no BPF. */
 	if (unlikely(!file)) {
+		tkp_regs_ready(regs, lazy);
 		/* perf or BPF alone (rows pmu and pmuret) */
 		if (!rcu_access_pointer(ev->files))
 			return READ_ONCE(ev->perf_on) ?
@@ -1024,12 +1070,15 @@ static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
 	}
 	if (!ev->dyn) {
 		/* Fixed size: fetched right into the record. */
+		if (ev->rec_size != ev->hdr_size)
+			tkp_regs_ready(regs, lazy);
 		tkp_record(tp, file, regs, a, b, NULL,
-			   ev->rec_size - ev->hdr_size);
+			   ev->rec_size - ev->hdr_size, lazy);
 	} else {
+		tkp_regs_ready(regs, lazy);
 		args = tkp_scratch_of(slot);
 		tkp_record(tp, file, regs, a, b, args,
-			   tkp_fetch_dyn(tp, regs, args));
+			   tkp_fetch_dyn(tp, regs, args), lazy);
 	}
 	return 0;
 }
@@ -1140,7 +1189,7 @@ static nokprobe_inline int tkp_emit_gated(struct tkp_probe *tp,
 		tkp_refused(tp, &tp->ret_refused);
 		return 0;
 	}
-	ret = tkp_emit(tp, regs, a, b, bit - TRACE_FTRACE_START);
+	ret = tkp_emit(tp, regs, a, b, bit - TRACE_FTRACE_START, false);
 	tkp_gate_exit(bit, TKP_GATE_OWN);
 	return ret;
 }
@@ -1177,7 +1226,7 @@ int tkp_entry_hit(struct kprobe *kp, struct pt_regs *regs)
 	}
 	if (pin)
 		preempt_disable_notrace();
-	ret = tkp_emit(tp, regs, k->ip, 0, bit - TRACE_FTRACE_START);
+	ret = tkp_emit(tp, regs, k->ip, 0, bit - TRACE_FTRACE_START, false);
 	if (pin)
 		preempt_enable_notrace();
 	tkp_gate_exit(bit, from);
@@ -1383,20 +1432,25 @@ static nokprobe_inline unsigned long tkp_override_pc(struct pt_regs *regs)
  * not served by yet, or any more, stands aside.  Preemption is turned
  * off here unless the caller did (@preempt_off), once either way: the
  * record's trace context word takes that one off (tkp_record()).
+ *
+ * Returns where a BPF program moved execution to, for a caller whose
+ * @regs are a copy (TKP_FTRACE_REGS_COPY, copied when read: see
+ * tkp_regs_ready()); 0 if none did.  Elsewhere @regs are ftrace's own,
+ * and moved in place.
  */
-static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
-						struct pt_regs *regs,
-						int ops, int held,
-						bool preempt_off)
+static nokprobe_inline unsigned long __tkp_fentry_common(unsigned long ip,
+							 struct pt_regs *regs,
+							 int ops, int held,
+							 bool preempt_off)
 {
 	bool idle = held != TKP_BIT_UNTRIED;	/* tkp_fentry_idle() */
 	bool full = ops == TKP_OPS_FULL;
 	/* Are @regs ours to show perf and BPF as a kprobe's would be? */
 	bool own = full || TKP_FTRACE_REGS_COPY;
+	unsigned long saved, moved = 0;
 	struct tkp_site *site;
 	struct tkp_probe *tp;
 	struct tkp_hook *hk;
-	unsigned long saved;
 	int bit = held;
 
 	/*
@@ -1416,8 +1470,11 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 	 * kprobe on the probed address would show it (tkp_fentry_pc()).
 	 */
 	if (own) {
-		saved = instruction_pointer(regs);
-		tkp_fentry_regs_fill(regs);
+		/* A copy has no ftrace state to keep, and is filled later. */
+		if (!TKP_FTRACE_REGS_COPY) {
+			saved = instruction_pointer(regs);
+			tkp_fentry_regs_fill(regs);
+		}
 		/* The same for every hook: set once (bench rows pmu, bpf). */
 		if (TKP_PC_AT_SITE)
 			instruction_pointer_set(regs, tkp_fentry_pc(ip, 0));
@@ -1429,6 +1486,7 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 			continue;
 		}
 		if (tp->ev->is_return && likely(!tp->entry_size)) {
+			tkp_regs_ready(regs, TKP_FTRACE_REGS_COPY);
 			tkp_pool_hook(hk, regs);
 			continue;
 		}
@@ -1441,23 +1499,30 @@ static nokprobe_inline void __tkp_fentry_common(unsigned long ip,
 			continue;
 		}
 		if (tp->ev->is_return) {
+			tkp_regs_ready(regs, TKP_FTRACE_REGS_COPY);
 			tkp_pool_hook(hk, regs);
 			continue;
 		}
 		if (own && !TKP_PC_AT_SITE)
 			instruction_pointer_set(regs, tkp_fentry_pc(ip, hk->ip));
-		if (tkp_emit(tp, regs, hk->ip, 0, bit - TRACE_FTRACE_START)) {
-			saved = tkp_override_pc(regs);	/* BPF's */
+		if (tkp_emit(tp, regs, hk->ip, 0, bit - TRACE_FTRACE_START,
+			     TKP_FTRACE_REGS_COPY)) {
+			/* BPF's */
+			if (TKP_FTRACE_REGS_COPY)
+				moved = tkp_override_pc(regs);
+			else
+				saved = tkp_override_pc(regs);
 			break;
 		}
 	}
-	if (own)
+	if (own && !TKP_FTRACE_REGS_COPY)
 		instruction_pointer_set(regs, saved);
 	if (bit >= 0 && !idle)
 		tkp_gate_exit(bit, TKP_GATE_OWN);
 out:
 	if (!preempt_off)
 		preempt_enable_notrace();
+	return moved;
 }
 
 /*
@@ -1475,20 +1540,21 @@ out:
  * lockdep told so for the while (what a lock taken in a BPF program
  * needs to be judged right).
  */
-static noinline void tkp_fentry_idle(unsigned long ip, struct pt_regs *regs,
-				     int ops, bool preempt_off)
+static noinline unsigned long tkp_fentry_idle(unsigned long ip,
+					      struct pt_regs *regs, int ops,
+					      bool preempt_off)
 {
 	int bit = tkp_gate_enter(TKP_GATE_OWN);
-	unsigned long flags;
+	unsigned long flags, moved;
 	bool lockdep_on;
 
 	if (bit < 0)
-		return;
+		return 0;
 	raw_local_irq_save(flags);
 	lockdep_on = lockdep_hardirqs_enabled();
 	lockdep_hardirqs_off(CALLER_ADDR0);
 	ct_nmi_enter();
-	__tkp_fentry_common(ip, regs, ops, bit, preempt_off);
+	moved = __tkp_fentry_common(ip, regs, ops, bit, preempt_off);
 	if (lockdep_on)
 		lockdep_hardirqs_on_prepare();
 	ct_nmi_exit();
@@ -1496,6 +1562,7 @@ static noinline void tkp_fentry_idle(unsigned long ip, struct pt_regs *regs,
 		lockdep_hardirqs_on(CALLER_ADDR0);
 	raw_local_irq_restore(flags);
 	tkp_gate_exit(bit, TKP_GATE_OWN);
+	return moved;
 }
 NOKPROBE_SYMBOL(tkp_fentry_idle);
 
@@ -1503,16 +1570,19 @@ NOKPROBE_SYMBOL(tkp_fentry_idle);
 #define tkp_fentry_in_idle()	\
 	(unlikely(is_idle_task(current)) && !rcu_is_watching())
 
-/* A hit of our ftrace_ops @ops; @preempt_off as for __tkp_fentry_common(). */
-static nokprobe_inline void tkp_fentry_dispatch(unsigned long ip,
-						struct pt_regs *regs, int ops,
-						bool preempt_off)
+/*
+ * A hit of our ftrace_ops @ops; @preempt_off and the value returned as
+ * for __tkp_fentry_common().
+ */
+static nokprobe_inline unsigned long tkp_fentry_dispatch(unsigned long ip,
+							 struct pt_regs *regs,
+							 int ops,
+							 bool preempt_off)
 {
 	if (tkp_fentry_in_idle())
-		tkp_fentry_idle(ip, regs, ops, preempt_off);
-	else
-		__tkp_fentry_common(ip, regs, ops, TKP_BIT_UNTRIED,
-				    preempt_off);
+		return tkp_fentry_idle(ip, regs, ops, preempt_off);
+	return __tkp_fentry_common(ip, regs, ops, TKP_BIT_UNTRIED,
+				   preempt_off);
 }
 
 static nokprobe_inline void tkp_fentry_common(unsigned long ip,
@@ -1533,53 +1603,56 @@ NOKPROBE_SYMBOL(tkp_fentry_hit);
 
 #if TKP_HAVE_ARGS_OPS && TKP_FTRACE_REGS_COPY
 /*
- * 6.12's arm64: the registers ftrace saves (TKP_FTRACE_REGS) copied into
- * a struct pt_regs of our own, the rest of it zero, for the fetch and
- * for perf and BPF.  A BPF program's bpf_override_return() changes the
- * copy's pc and x0: ftrace returns to what its ftrace_regs say.
+ * 6.12's arm64: the registers ftrace saves (TKP_FTRACE_REGS) in a struct
+ * pt_regs of our own, the rest of it zero, for the fetch and for perf and
+ * BPF, copied when first read (tkp_regs_ready()).  A BPF program's
+ * bpf_override_return() moves the copy's pc and x0: ftrace returns to
+ * what its ftrace_regs say.
  *
- * The copies are per CPU, one per level of nesting, so that a hit does
- * not clear a struct pt_regs on the stack first (bench row entry, and
- * allhit, where every function takes it).  A CPU's hits nest as its
- * contexts do, each done before the one it interrupted goes on: a hit
- * takes the level @depth says is free and gives it back as it found it,
- * whatever came in between.  Only what ftrace_partial_regs() and the hit
- * path write (pc, pstate, x0 by bpf_override_return()) ever changes in a
- * copy, and every hit writes those again: the rest stays zero.  Nesting
- * deeper than the copies (a hit traced from inside a recording, in an
- * interrupt, ...) takes one on the stack, as every hit once did.
+ * The copies are per CPU, one per level of nesting, zeroed once, so that
+ * a hit does not clear a struct pt_regs on the stack first (bench rows
+ * entry and allhit).  A CPU's hits nest as its contexts do, each done
+ * before the one it interrupted goes on: a hit takes the level @depth
+ * says is free and gives it back as it found it, whatever came in
+ * between.  Only the fields ftrace_partial_regs() writes ever change in
+ * a copy (pc and x0 too by bpf_override_return()), and every copy writes
+ * them again: the rest stays zero.  Nesting deeper than the copies (a
+ * hit traced from inside a recording, in an interrupt, ...) takes one on
+ * the stack, as every hit once did.
  */
 #define TKP_REGS_NEST	4
 
 struct tkp_regs_copies {
 	unsigned int depth;
-	struct pt_regs regs[TKP_REGS_NEST];
+	struct tkp_regs_slot slot[TKP_REGS_NEST];
 };
 
 static DEFINE_PER_CPU(struct tkp_regs_copies, tkp_regs_copies);
 
 /* Preemption off, as for tkp_fentry_dispatch(). */
-static nokprobe_inline void tkp_fentry_args_copy(unsigned long ip,
-						 struct ftrace_regs *fregs,
-						 struct pt_regs *regs)
+static nokprobe_inline void tkp_fentry_args_in(unsigned long ip,
+					       struct ftrace_regs *fregs,
+					       struct tkp_regs_slot *rs)
 {
-	unsigned long pc = ftrace_regs_get_instruction_pointer(fregs);
+	unsigned long moved;
 
-	ftrace_partial_regs(fregs, regs);
-	tkp_fentry_dispatch(ip, regs, TKP_OPS_ARGS, true);
-	if (unlikely(instruction_pointer(regs) != pc)) {
-		ftrace_regs_set_instruction_pointer(fregs,
-						    instruction_pointer(regs));
-		ftrace_regs_set_return_value(fregs, regs_return_value(regs));
+	rs->fregs = fregs;
+	moved = tkp_fentry_dispatch(ip, &rs->regs, TKP_OPS_ARGS, true);
+	if (unlikely(moved)) {
+		ftrace_regs_set_instruction_pointer(fregs, moved);
+		ftrace_regs_set_return_value(fregs,
+					     regs_return_value(&rs->regs));
 	}
+	/* Not copied yet, for the next hit at this level. */
+	rs->regs.pstate = 0;
 }
 
 static noinline void tkp_fentry_args_stack(unsigned long ip,
 					   struct ftrace_regs *fregs)
 {
-	struct pt_regs regs = {};
+	struct tkp_regs_slot rs = {};
 
-	tkp_fentry_args_copy(ip, fregs, &regs);
+	tkp_fentry_args_in(ip, fregs, &rs);
 }
 NOKPROBE_SYMBOL(tkp_fentry_args_stack);
 
@@ -1596,7 +1669,7 @@ static void tkp_fentry_hit_args(unsigned long ip, unsigned long parent_ip,
 	if (likely(depth < TKP_REGS_NEST)) {
 		WRITE_ONCE(rc->depth, depth + 1);
 		barrier();
-		tkp_fentry_args_copy(ip, fregs, &rc->regs[depth]);
+		tkp_fentry_args_in(ip, fregs, &rc->slot[depth]);
 		barrier();
 		WRITE_ONCE(rc->depth, depth);
 	} else {

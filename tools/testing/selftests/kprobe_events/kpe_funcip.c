@@ -19,6 +19,13 @@
  * KPE_FUNCIP_SHOW=FILE[:FILE...] (environment): copy each FILE to stderr
  * while the probe is attached (tracefs enabled_functions, the kprobes
  * list: to see how it is hooked).
+ * KPE_FUNCIP_REGS=1 (environment): print a second line,
+ *
+ *   regs arg1=OR arg1_and=AND zero=OR
+ *
+ * of the first argument's register in the program's pt_regs (x86-64 di,
+ * arm64 x0) and, on arm64, of x9-x28 ORed together: what a probe served
+ * with only the registers ftrace saves must show as zero (0 elsewhere).
  * KPE_FUNCIP_TRIGGER=FILE (environment): instead of the reads and writes,
  * write READS (as text) to FILE once: kpe_kmod's "mixed", which makes
  * that many calls that reach SYMBOL (test_bpf_func_ip_mixed.sh).
@@ -47,8 +54,15 @@
  */
 #if defined(__aarch64__)
 #define PT_REGS_IP_OFF 256
+#define PT_REGS_ARG1_OFF 0
+/* x9 to x28: regs[9] to regs[28] */
+#define PT_REGS_ZERO_FIRST 72
+#define PT_REGS_ZERO_LAST 224
 #else
 #define PT_REGS_IP_OFF 128
+#define PT_REGS_ARG1_OFF 112
+#define PT_REGS_ZERO_FIRST 0
+#define PT_REGS_ZERO_LAST (-8)
 #endif
 /* jump target placeholder: the program's exit (fixed up in main) */
 #define TO_EXIT (-32768)
@@ -70,6 +84,7 @@
 /* The map's one value: what the hits saw, see above. */
 struct seen {
 	uint64_t fip_or, fip_and, ip_or, ip_and, hits;
+	uint64_t arg1_or, arg1_and, zero_or;
 };
 
 static char vlog[65536];
@@ -110,7 +125,7 @@ static void show(const char *list)
 
 int main(int argc, char **argv)
 {
-	struct seen init = { 0, ~0ULL, 0, ~0ULL, 0 }, seen;
+	struct seen init = { 0, ~0ULL, 0, ~0ULL, 0, 0, ~0ULL, 0 }, seen;
 	struct perf_event_attr pattr;
 	union bpf_attr attr;
 	uint32_t key = 0;
@@ -138,7 +153,7 @@ int main(int argc, char **argv)
 	if (sys_bpf(BPF_MAP_UPDATE_ELEM, &attr))
 		return fail("BPF_MAP_UPDATE_ELEM");
 
-	struct bpf_insn insns[] = {
+	struct bpf_insn insns[128], head[] = {
 		MOV_REG(BPF_REG_6, BPF_REG_1),
 		/* only this process's hits */
 		CALL(BPF_FUNC_get_current_pid_tgid),
@@ -170,11 +185,31 @@ int main(int argc, char **argv)
 		LDX_DW(BPF_REG_1, BPF_REG_0, 32),
 		ALU_IMM(BPF_ADD, BPF_REG_1, 1),
 		STX_DW(BPF_REG_0, BPF_REG_1, 32),
-		/* the exit */
-		MOV_IMM(BPF_REG_0, 0),
-		EXIT(),
+		/* the first argument's register */
+		LDX_DW(BPF_REG_2, BPF_REG_6, PT_REGS_ARG1_OFF),
+		LDX_DW(BPF_REG_1, BPF_REG_0, 40),
+		ALU_REG(BPF_OR, BPF_REG_1, BPF_REG_2),
+		STX_DW(BPF_REG_0, BPF_REG_1, 40),
+		LDX_DW(BPF_REG_1, BPF_REG_0, 48),
+		ALU_REG(BPF_AND, BPF_REG_1, BPF_REG_2),
+		STX_DW(BPF_REG_0, BPF_REG_1, 48),
+		/* x9-x28 ORed into r3 (below) */
+		MOV_IMM(BPF_REG_3, 0),
 	};
-	n = sizeof(insns) / sizeof(insns[0]);
+	int off;
+
+	n = sizeof(head) / sizeof(head[0]);
+	memcpy(insns, head, sizeof(head));
+	for (off = PT_REGS_ZERO_FIRST; off <= PT_REGS_ZERO_LAST; off += 8) {
+		insns[n++] = LDX_DW(BPF_REG_2, BPF_REG_6, off);
+		insns[n++] = ALU_REG(BPF_OR, BPF_REG_3, BPF_REG_2);
+	}
+	insns[n++] = LDX_DW(BPF_REG_1, BPF_REG_0, 56);
+	insns[n++] = ALU_REG(BPF_OR, BPF_REG_1, BPF_REG_3);
+	insns[n++] = STX_DW(BPF_REG_0, BPF_REG_1, 56);
+	/* the exit */
+	insns[n++] = MOV_IMM(BPF_REG_0, 0);
+	insns[n++] = EXIT();
 	for (i = 0; i < n; i++)
 		if (insns[i].off == TO_EXIT)
 			insns[i].off = n - 2 - (i + 1);
@@ -243,6 +278,11 @@ int main(int argc, char **argv)
 	       (unsigned long long)seen.fip_and,
 	       (unsigned long long)seen.ip_or,
 	       (unsigned long long)seen.ip_and);
+	if (getenv("KPE_FUNCIP_REGS"))
+		printf("regs arg1=%016llx arg1_and=%016llx zero=%016llx\n",
+		       (unsigned long long)seen.arg1_or,
+		       (unsigned long long)seen.arg1_and,
+		       (unsigned long long)seen.zero_or);
 	close(prog);
 	close(map);
 	return 0;

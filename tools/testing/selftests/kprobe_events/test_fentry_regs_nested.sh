@@ -31,6 +31,14 @@ tkp_fentry*) ;;
 	skip "copy_from_user_nofault is not an ftrace place of ours here (${by:-not hooked})"
 	;;
 esac
+# outer must be one too, else its registers are the kprobes core's
+outer_by=$(ftrace_hook do_sys_openat2)
+case "$outer_by" in
+tkp_fentry*) ;;
+*) fail "do_sys_openat2 is not an ftrace place of ours (${outer_by:-not hooked}), where copy_from_user_nofault is" ;;
+esac
+[ "$outer_by" = tkp_fentry_hit_args ] && [ "$KPE_ARCH" = arm64 ] ||
+	log "here the hit's registers are ftrace's own, not a copy ($outer_by): the nesting is tested, the copy is not"
 i=0
 while [ $i -lt $N ]; do
 	cat /kpe-nest-$i 2>/dev/null
