@@ -1486,7 +1486,6 @@ static nokprobe_inline unsigned long __tkp_fentry_common(unsigned long ip,
 			continue;
 		}
 		if (tp->ev->is_return && likely(!tp->entry_size)) {
-			tkp_regs_ready(regs, TKP_FTRACE_REGS_COPY);
 			tkp_pool_hook(hk, regs);
 			continue;
 		}
@@ -1499,7 +1498,6 @@ static nokprobe_inline unsigned long __tkp_fentry_common(unsigned long ip,
 			continue;
 		}
 		if (tp->ev->is_return) {
-			tkp_regs_ready(regs, TKP_FTRACE_REGS_COPY);
 			tkp_pool_hook(hk, regs);
 			continue;
 		}
@@ -1663,6 +1661,11 @@ static void tkp_fentry_hit_args(unsigned long ip, unsigned long parent_ip,
 	struct tkp_regs_copies *rc;
 	unsigned int depth;
 
+	/*
+	 * __tkp_fentry_common() copies the registers when read only for
+	 * this ops: no other (all registers, returns) may be built beside.
+	 */
+	BUILD_BUG_ON(TKP_HAVE_FULL_OPS || TKP_FENTRY_RETURNS);
 	preempt_disable_notrace();
 	rc = this_cpu_ptr(&tkp_regs_copies);
 	depth = READ_ONCE(rc->depth);

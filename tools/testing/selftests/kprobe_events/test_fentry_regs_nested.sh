@@ -8,10 +8,13 @@
 # an ftrace place too, is hit from inside outer's recording: refused (a
 # miss), but its ftrace callback runs there.  Where the tracer copies a
 # hooked function's registers into a struct pt_regs of its own (6.12's
-# arm64, whose ftrace saves only an ftrace_regs), the nested callback
-# makes a copy of its own too.  The argument outer fetches after that
-# must still be outer's: dfd AT_FDCWD (-100) for every open cat makes of
-# a path, not copy_from_user_nofault's first argument (a kernel address).
+# arm64, whose ftrace saves only an ftrace_regs), the nested callback has
+# one of its own, which it leaves uncopied (a refused hit reads no
+# register).  The argument outer fetches after that must still be
+# outer's: dfd AT_FDCWD (-100) for every open cat makes of a path, not
+# copy_from_user_nofault's first argument (a kernel address).  Hits that
+# are recorded while another is (an interrupt's) and take a copy of
+# their own: test_fentry_regs_irq.sh.
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 need_fentry
@@ -38,7 +41,7 @@ tkp_fentry*) ;;
 *) fail "do_sys_openat2 is not an ftrace place of ours (${outer_by:-not hooked}), where copy_from_user_nofault is" ;;
 esac
 [ "$outer_by" = tkp_fentry_hit_args ] && [ "$KPE_ARCH" = arm64 ] ||
-	log "here the hit's registers are ftrace's own, not a copy ($outer_by): the nesting is tested, the copy is not"
+	log "here the hit's registers are ftrace's own, not a copy ($outer_by)"
 i=0
 while [ $i -lt $N ]; do
 	cat /kpe-nest-$i 2>/dev/null

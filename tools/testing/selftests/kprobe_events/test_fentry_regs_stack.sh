@@ -42,13 +42,16 @@ echo 0 > "$OPT"
 disable_ev kpe_stk/o
 disable_ev kpe_stk/v
 
-# Per record of o by cat: the stack lines (" => ...") that follow it.
-awk '
-	/ o: \(/ { inrec = ($0 ~ /^ *cat-/); if (inrec) n++; next }
-	/^ *=> / { if (inrec) { s[n] = s[n] " " $2 } ; next }
-	/<stack trace>/ { next }
-	{ inrec = 0 }
-	END { for (i = 1; i <= n; i++) print i ":" s[i] }' "$T/trace" > /tmp/kpe_stk.$$
+# Per record of o by cat: the stack lines (" => ...") that follow it, in
+# its CPU's buffer (the merged trace may put another CPU's event between).
+for f in "$T"/per_cpu/cpu*/trace; do
+	awk '
+		/ o: \(/ { inrec = ($0 ~ /^ *cat-/); if (inrec) n++; next }
+		/^ *=> / { if (inrec) { s[n] = s[n] " " $2 } ; next }
+		/<stack trace>/ { next }
+		{ inrec = 0 }
+		END { for (i = 1; i <= n; i++) print i ":" s[i] }' "$f"
+done > /tmp/kpe_stk.$$
 recs=$(wc -l < /tmp/kpe_stk.$$)
 log "$recs records of o by cat with stacks; first: $(head -n 1 /tmp/kpe_stk.$$)"
 [ "$recs" -ge 10 ] || { rm -f /tmp/kpe_stk.$$; fail "$recs records of o by cat, want 10 or more"; }
