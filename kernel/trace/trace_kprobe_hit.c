@@ -1462,7 +1462,9 @@ static nokprobe_inline unsigned long __tkp_fentry_common(unsigned long ip,
 	if (!preempt_off)
 		preempt_disable_notrace();
 	site = tkp_site_find(ip);
-	if (!site || !regs || READ_ONCE(site->served) != ops)
+	/* (A copy is always there; ftrace may give no full registers.) */
+	if (!site || (!TKP_FTRACE_REGS_COPY && !regs) ||
+	    READ_ONCE(site->served) != ops)
 		goto out;
 	/*
 	 * perf and BPF (served with all registers, or on 6.12's arm64 with
@@ -1610,18 +1612,18 @@ NOKPROBE_SYMBOL(tkp_fentry_hit);
  * The copies are per CPU, one per level of nesting, zeroed once, so that
  * a hit does not clear a struct pt_regs on the stack first (bench rows
  * entry and allhit).  A CPU's hits nest as its contexts do, each done
- * before the one it interrupted goes on: a hit takes the level @depth
- * says is free and gives it back as it found it, whatever came in
- * between.  Only the fields ftrace_partial_regs() writes ever change in
- * a copy (pc and x0 too by bpf_override_return()), and every copy writes
- * them again: the rest stays zero.  Nesting deeper than the copies (a
- * hit traced from inside a recording, in an interrupt, ...) takes one on
- * the stack, as every hit once did.
+ * before the one it interrupted goes on: a hit takes the first level
+ * free (@used: the bytes of @slot taken) and gives it back as it found
+ * it, whatever came in between.  Only the fields ftrace_partial_regs()
+ * writes ever change in a copy (pc and x0 too by bpf_override_return()),
+ * and every copy writes them again: the rest stays zero.  Nesting deeper
+ * than the copies (a hit traced from inside a recording, in an
+ * interrupt, ...) takes one on the stack, as every hit once did.
  */
 #define TKP_REGS_NEST	4
 
 struct tkp_regs_copies {
-	unsigned int depth;
+	unsigned long used;	/* bytes of slot[], the levels taken */
 	struct tkp_regs_slot slot[TKP_REGS_NEST];
 };
 
@@ -1659,7 +1661,8 @@ static void tkp_fentry_hit_args(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_regs *fregs)
 {
 	struct tkp_regs_copies *rc;
-	unsigned int depth;
+	struct tkp_regs_slot *rs;
+	unsigned long used;
 
 	/*
 	 * __tkp_fentry_common() copies the registers when read only for
@@ -1668,13 +1671,14 @@ static void tkp_fentry_hit_args(unsigned long ip, unsigned long parent_ip,
 	BUILD_BUG_ON(TKP_HAVE_FULL_OPS || TKP_FENTRY_RETURNS);
 	preempt_disable_notrace();
 	rc = this_cpu_ptr(&tkp_regs_copies);
-	depth = READ_ONCE(rc->depth);
-	if (likely(depth < TKP_REGS_NEST)) {
-		WRITE_ONCE(rc->depth, depth + 1);
+	used = READ_ONCE(rc->used);
+	if (likely(used < sizeof(rc->slot))) {
+		rs = (void *)rc->slot + used;
+		WRITE_ONCE(rc->used, used + sizeof(*rs));
 		barrier();
-		tkp_fentry_args_in(ip, fregs, &rc->slot[depth]);
+		tkp_fentry_args_in(ip, fregs, rs);
 		barrier();
-		WRITE_ONCE(rc->depth, depth);
+		WRITE_ONCE(rc->used, used);
 	} else {
 		tkp_fentry_args_stack(ip, fregs);
 	}
