@@ -18,8 +18,9 @@
 # (kpe_bench pmu, a counting perf event on __x64_sys_getppid, its return
 # with pmuret), or 'bpf KIND PROG' (kpe_bench bpf: KIND kprobe,
 # kretprobe, fentry or fexit, PROG empty or map), or alldef, allon,
-# alloff: the event p:all/a * defined, enabled, disabled (then cleared),
-# once each (kpe_bench put; give them in that order, with PROF_CALLS=1
+# alloff: the event p:all/a * defined, enabled, disabled (then cleared,
+# outside the window; allclr instead of alloff: both in it, as bench row
+# allclr does), once each (kpe_bench put; give them in that order, with PROF_CALLS=1
 # for per-operation counts), or loop: the getppid() loop with whatever
 # the rows before left enabled (alldef allon loop alloff: bench row
 # allhit).  Example:
@@ -158,6 +159,8 @@ while IFS='	' read -r id def; do
 	allon) $B put $id append $T/events/all/a/enable 1 || rc=1 ;;
 	alloff) $B put $id append $T/events/all/a/enable 0 || rc=1
 		echo > $T/kprobe_events ;;
+	allclr) $B put $id append $T/events/all/a/enable 0 \
+			trunc $T/kprobe_events "" || rc=1 ;;
 	loop) $B loop $id "$calls" || rc=1 ;;
 	*)
 		echo > $T/trace

@@ -325,11 +325,17 @@ static struct trace_event_functions tkp_event_funcs = {
 	.trace		= tkp_print,
 };
 
-/* The event lost its last user: remember when, see tkp_forget(). */
+/*
+ * The event lost its last user: remember when, see tkp_forget().  The
+ * grace period is started now, not when tkp_forget() asks for it: by
+ * then it has often passed (a disable and a clear one after the other,
+ * as bench row allclr does, or "echo > kprobe_events" after
+ * "echo 0 > events/.../enable").
+ */
 static void tkp_quiet(struct tkp_event *ev)
 {
 	if (!rcu_access_pointer(ev->files) && !ev->perf_on)
-		ev->quiet_gp = get_state_synchronize_rcu();
+		ev->quiet_gp = start_poll_synchronize_rcu();
 }
 
 static unsigned int tkp_files_live(const struct tkp_files *files)
@@ -403,6 +409,7 @@ static int tkp_file_del(struct tkp_event *ev, struct trace_event_file *file)
 {
 	struct tkp_files *old, *new = NULL;
 	unsigned int i, j;
+	bool last = false;
 
 	old = rcu_dereference_protected(ev->files,
 					lockdep_is_held(&event_mutex));
@@ -414,8 +421,7 @@ static int tkp_file_del(struct tkp_event *ev, struct trace_event_file *file)
 		return -ENOENT;
 
 	if (tkp_files_live(old) == 1) {
-		if (!ev->perf_on)
-			tkp_arm(ev, false);
+		last = true;
 	} else {
 		new = kmalloc(struct_size(new, file, old->nr - 1), GFP_KERNEL);
 		if (!new) {
@@ -432,6 +438,9 @@ static int tkp_file_del(struct tkp_event *ev, struct trace_event_file *file)
 	tkp_fast_update(ev);
 	kfree_rcu(old, rcu);
 	tkp_quiet(ev);
+	/* Unhooked once unused: the grace period runs meanwhile. */
+	if (last && !ev->perf_on)
+		tkp_arm(ev, false);
 	return 0;
 }
 
@@ -442,6 +451,9 @@ static int tkp_perf_attach(struct tkp_event *ev, bool on)
 
 	/* Set first: it decides which ftrace_ops serves the places. */
 	WRITE_ONCE(ev->perf_on, on);
+	/* Before the unhooking, as in tkp_file_del(). */
+	if (!on)
+		tkp_quiet(ev);
 	if (!rcu_access_pointer(ev->files)) {
 		ret = tkp_arm(ev, on);
 	} else {
@@ -453,8 +465,6 @@ static int tkp_perf_attach(struct tkp_event *ev, bool on)
 	if (ret)
 		WRITE_ONCE(ev->perf_on, false);
 	tkp_fast_update(ev);
-	if (!on)
-		tkp_quiet(ev);
 	return ret;
 }
 

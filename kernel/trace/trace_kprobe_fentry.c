@@ -78,6 +78,9 @@ static void tkp_site_disarm(struct tkp_probe *tp)
 	for (i = 0; i < tp->fe.nr_hooks; i++)
 		if (tp->fe.hooks[i].site)
 			tkp_hook_unlink(tp, &tp->fe.hooks[i]);
+	/* The grace period the cookie names, started now (see tkp_quiet()). */
+	if (tp->fe.unlinked)
+		tp->fe.unlink_gp = start_poll_synchronize_rcu();
 	tp->fe.armed = false;
 }
 
@@ -262,9 +265,17 @@ int tkp_places_sync(void)
 		}
 	}
 
+	/*
+	 * A site no ops wants is served by none from now: the hits ftrace
+	 * delivers while it unhooks it (and every other function of a
+	 * pattern, many of them called by the patching) stop at the site
+	 * (bench row allclr).  Nothing there is armed to record them.
+	 */
 	list_for_each_entry(site, &tkp_dirty_sites, dirty) {
 		want = site->want;
-		if (want >= 0 && site->in[want])
+		if (want < 0)
+			WRITE_ONCE(site->served, TKP_OPS_NONE);
+		else if (site->in[want])
 			WRITE_ONCE(site->served, want);
 	}
 

@@ -1061,11 +1061,14 @@ static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
 	raw_cpu_inc(*tp->hits);
 	/* The common case: one trace instance, no perf, no BPF. */
 	if (unlikely(!file)) {
-		tkp_regs_ready(regs, lazy);
 		/* perf or BPF alone (rows pmu and pmuret) */
-		if (!rcu_access_pointer(ev->files))
-			return READ_ONCE(ev->perf_on) ?
-			       tkp_perf(tp, regs, a, b, NULL, 0, slot) : 0;
+		if (!rcu_access_pointer(ev->files)) {
+			if (!READ_ONCE(ev->perf_on))
+				return 0;
+			tkp_regs_ready(regs, lazy);
+			return tkp_perf(tp, regs, a, b, NULL, 0, slot);
+		}
+		tkp_regs_ready(regs, lazy);
 		return tkp_emit_general(tp, regs, a, b, slot);
 	}
 	if (!ev->dyn) {
@@ -1433,6 +1436,8 @@ static nokprobe_inline unsigned long tkp_override_pc(struct pt_regs *regs)
  * off here unless the caller did (@preempt_off), once either way: the
  * record's trace context word takes that one off (tkp_record()).
  *
+ * @site: the site of @ip, found served by @ops already, or NULL.
+ *
  * Returns where a BPF program moved execution to, for a caller whose
  * @regs are a copy (TKP_FTRACE_REGS_COPY, copied when read: see
  * tkp_regs_ready()); 0 if none did.  Elsewhere @regs are ftrace's own,
@@ -1441,14 +1446,14 @@ static nokprobe_inline unsigned long tkp_override_pc(struct pt_regs *regs)
 static nokprobe_inline unsigned long __tkp_fentry_common(unsigned long ip,
 							 struct pt_regs *regs,
 							 int ops, int held,
-							 bool preempt_off)
+							 bool preempt_off,
+							 struct tkp_site *site)
 {
 	bool idle = held != TKP_BIT_UNTRIED;	/* tkp_fentry_idle() */
 	bool full = ops == TKP_OPS_FULL;
 	/* Are @regs ours to show perf and BPF as a kprobe's would be? */
 	bool own = full || TKP_FTRACE_REGS_COPY;
 	unsigned long saved, moved = 0;
-	struct tkp_site *site;
 	struct tkp_probe *tp;
 	struct tkp_hook *hk;
 	int bit = held;
@@ -1461,11 +1466,13 @@ static nokprobe_inline unsigned long __tkp_fentry_common(unsigned long ip,
 	 */
 	if (!preempt_off)
 		preempt_disable_notrace();
-	site = tkp_site_find(ip);
-	/* (A copy is always there; ftrace may give no full registers.) */
-	if (!site || (!TKP_FTRACE_REGS_COPY && !regs) ||
-	    READ_ONCE(site->served) != ops)
-		goto out;
+	if (!site) {
+		site = tkp_site_find(ip);
+		/* (A copy is always there; ftrace may give no full registers.) */
+		if (!site || (!TKP_FTRACE_REGS_COPY && !regs) ||
+		    READ_ONCE(site->served) != ops)
+			goto out;
+	}
 	/*
 	 * perf and BPF (served with all registers, or on 6.12's arm64 with
 	 * a copy of those ftrace saves) see the instruction pointer as a
@@ -1554,7 +1561,7 @@ static noinline unsigned long tkp_fentry_idle(unsigned long ip,
 	lockdep_on = lockdep_hardirqs_enabled();
 	lockdep_hardirqs_off(CALLER_ADDR0);
 	ct_nmi_enter();
-	moved = __tkp_fentry_common(ip, regs, ops, bit, preempt_off);
+	moved = __tkp_fentry_common(ip, regs, ops, bit, preempt_off, NULL);
 	if (lockdep_on)
 		lockdep_hardirqs_on_prepare();
 	ct_nmi_exit();
@@ -1582,7 +1589,7 @@ static nokprobe_inline unsigned long tkp_fentry_dispatch(unsigned long ip,
 	if (tkp_fentry_in_idle())
 		return tkp_fentry_idle(ip, regs, ops, preempt_off);
 	return __tkp_fentry_common(ip, regs, ops, TKP_BIT_UNTRIED,
-				   preempt_off);
+				   preempt_off, NULL);
 }
 
 static nokprobe_inline void tkp_fentry_common(unsigned long ip,
@@ -1630,14 +1637,23 @@ struct tkp_regs_copies {
 static DEFINE_PER_CPU(struct tkp_regs_copies, tkp_regs_copies);
 
 /* Preemption off, as for tkp_fentry_dispatch(). */
+/*
+ * A hit of @site (NULL in the idle loop, where it is looked up once RCU
+ * watches) with copy @rs; preemption off, as for tkp_fentry_dispatch().
+ */
 static nokprobe_inline void tkp_fentry_args_in(unsigned long ip,
+					       struct tkp_site *site,
 					       struct ftrace_regs *fregs,
 					       struct tkp_regs_slot *rs)
 {
 	unsigned long moved;
 
 	rs->fregs = fregs;
-	moved = tkp_fentry_dispatch(ip, &rs->regs, TKP_OPS_ARGS, true);
+	if (site)
+		moved = __tkp_fentry_common(ip, &rs->regs, TKP_OPS_ARGS,
+					    TKP_BIT_UNTRIED, true, site);
+	else
+		moved = tkp_fentry_dispatch(ip, &rs->regs, TKP_OPS_ARGS, true);
 	if (unlikely(moved)) {
 		ftrace_regs_set_instruction_pointer(fregs, moved);
 		ftrace_regs_set_return_value(fregs,
@@ -1648,21 +1664,41 @@ static nokprobe_inline void tkp_fentry_args_in(unsigned long ip,
 }
 
 static noinline void tkp_fentry_args_stack(unsigned long ip,
+					   struct tkp_site *site,
 					   struct ftrace_regs *fregs)
 {
 	struct tkp_regs_slot rs = {};
 
-	tkp_fentry_args_in(ip, fregs, &rs);
+	tkp_fentry_args_in(ip, site, fregs, &rs);
 }
 NOKPROBE_SYMBOL(tkp_fentry_args_stack);
+
+/* A hit with a copy of its own (see above); preemption off. */
+static nokprobe_inline void tkp_fentry_args_copy(unsigned long ip,
+						 struct tkp_site *site,
+						 struct ftrace_regs *fregs)
+{
+	struct tkp_regs_copies *rc = this_cpu_ptr(&tkp_regs_copies);
+	unsigned long used = READ_ONCE(rc->used);
+	struct tkp_regs_slot *rs;
+
+	if (unlikely(used >= sizeof(rc->slot))) {
+		tkp_fentry_args_stack(ip, site, fregs);
+		return;
+	}
+	rs = (void *)rc->slot + used;
+	WRITE_ONCE(rc->used, used + sizeof(*rs));
+	barrier();
+	tkp_fentry_args_in(ip, site, fregs, rs);
+	barrier();
+	WRITE_ONCE(rc->used, used);
+}
 
 static void tkp_fentry_hit_args(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *ops,
 				struct ftrace_regs *fregs)
 {
-	struct tkp_regs_copies *rc;
-	struct tkp_regs_slot *rs;
-	unsigned long used;
+	struct tkp_site *site;
 
 	/*
 	 * __tkp_fentry_common() copies the registers when read only for
@@ -1670,17 +1706,17 @@ static void tkp_fentry_hit_args(unsigned long ip, unsigned long parent_ip,
 	 */
 	BUILD_BUG_ON(TKP_HAVE_FULL_OPS || TKP_FENTRY_RETURNS);
 	preempt_disable_notrace();
-	rc = this_cpu_ptr(&tkp_regs_copies);
-	used = READ_ONCE(rc->used);
-	if (likely(used < sizeof(rc->slot))) {
-		rs = (void *)rc->slot + used;
-		WRITE_ONCE(rc->used, used + sizeof(*rs));
-		barrier();
-		tkp_fentry_args_in(ip, fregs, rs);
-		barrier();
-		WRITE_ONCE(rc->used, used);
+	if (unlikely(tkp_fentry_in_idle())) {
+		tkp_fentry_args_copy(ip, NULL, fregs);
 	} else {
-		tkp_fentry_args_stack(ip, fregs);
+		/*
+		 * A hit of a site not served (yet, or any more: ftrace's
+		 * patching of a pattern's functions calls many) takes no
+		 * copy (bench rows alldef and allclr).
+		 */
+		site = tkp_site_find(ip);
+		if (site && READ_ONCE(site->served) == TKP_OPS_ARGS)
+			tkp_fentry_args_copy(ip, site, fregs);
 	}
 	preempt_enable_notrace();
 }

@@ -39,8 +39,19 @@ expect_ok "p:kpe_irq/g $G$slow r=$KPE_ARG1_REG"
 expect_ok "p:kpe_irq/t hrtimer_interrupt d=$KPE_ARG1_REG"
 enable_ev kpe_irq/g
 enable_ev kpe_irq/t
+# hook FUNC: ftrace_hook of FUNC or of another name at its address
+# (enabled_functions names one of them: __x64_sys_getppid can be
+# __do_sys_getppid's alias)
+hook() {
+	_a=$(awk -v f="$1" '$3 == f { print $1; exit }' /proc/kallsyms)
+	for _n in $1 $(awk -v a="$_a" '$1 == a && NF == 3 { print $3 }' /proc/kallsyms); do
+		_by=$(ftrace_hook "$_n")
+		[ -n "$_by" ] && break
+	done
+	echo "$_by"
+}
 for f in $G hrtimer_interrupt; do
-	by=$(ftrace_hook $f)
+	by=$(hook $f)
 	case "$by" in
 	tkp_fentry*) ;;
 	*) skip "$f is not an ftrace place of ours here (${by:-not hooked})" ;;
