@@ -979,11 +979,14 @@ static void tkp_free_probe_rcu(struct rcu_head *head)
 /*
  * Forget @tp, whose place is unregistered; with the event's last place
  * goes the event.  A kprobe's unregistration waited for its handlers; a
- * fentry place's handlers are done one grace period after the event lost
- * its last user, and only that makes it safe to remove the trace event,
- * whose files a handler may have been writing to.  Most of the time that
- * grace period is long past.  Return handlers may run until the pool is
- * gone, so the memory goes after one more (call_rcu, not waited for).
+ * fentry place's handlers are done with the event's files and perf one
+ * grace period after the event lost its last user, and only that makes
+ * it safe to remove the trace event, whose files a handler may have been
+ * writing to.  A hit may still be on a hook then (the hooks are unlinked
+ * after that period began): the pool of a return place waits for its
+ * own (tkp_place_release()).  Most of the time both are long past.
+ * Return handlers may run until the pool is gone, so the memory goes
+ * after one more (call_rcu, not waited for).
  */
 static void tkp_forget(struct tkp_probe *tp)
 {

@@ -74,12 +74,20 @@ static void tkp_hook_unlink(struct tkp_probe *tp, struct tkp_hook *hk)
 static void tkp_site_disarm(struct tkp_probe *tp)
 {
 	unsigned int i;
+	bool any = false;
 
-	for (i = 0; i < tp->fe.nr_hooks; i++)
-		if (tp->fe.hooks[i].site)
+	for (i = 0; i < tp->fe.nr_hooks; i++) {
+		if (tp->fe.hooks[i].site) {
 			tkp_hook_unlink(tp, &tp->fe.hooks[i]);
-	/* The grace period the cookie names, started now (see tkp_quiet()). */
-	if (tp->fe.unlinked)
+			any = true;
+		}
+	}
+	/*
+	 * The grace period the cookie names, started now, before ftrace
+	 * unhooks the sites: it has often passed when a wait comes (see
+	 * tkp_fentry_release()).
+	 */
+	if (any)
 		tp->fe.unlink_gp = start_poll_synchronize_rcu();
 	tp->fe.armed = false;
 }
@@ -1255,12 +1263,17 @@ const struct tkp_place_ops tkp_fentry_place = {
 
 /**
  * tkp_fentry_release - free a place's pool of return instances now
- * @tp: the place, unregistered, with no entry hook running any more
+ * @tp: the place, unregistered
  *
+ * A hit may be on its hooks, about to take an instance, until a grace
+ * period after they were unlinked: waited for here, if it has not passed
+ * (the event's own quiet period may have begun before the unlinking).
  * Return handlers may run until a grace period after; @tp goes after one.
  */
 void tkp_fentry_release(struct tkp_probe *tp)
 {
+	if (tp->fe.pool && tp->fe.unlinked)
+		cond_synchronize_rcu(tp->fe.unlink_gp);
 	tkp_pool_free(tp->fe.pool);
 	tp->fe.pool = NULL;
 }

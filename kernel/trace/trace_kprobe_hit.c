@@ -1636,7 +1636,6 @@ struct tkp_regs_copies {
 
 static DEFINE_PER_CPU(struct tkp_regs_copies, tkp_regs_copies);
 
-/* Preemption off, as for tkp_fentry_dispatch(). */
 /*
  * A hit of @site (NULL in the idle loop, where it is looked up once RCU
  * watches) with copy @rs; preemption off, as for tkp_fentry_dispatch().
