@@ -1041,6 +1041,16 @@ static noinline int tkp_emit_general(struct tkp_probe *tp,
 }
 NOKPROBE_SYMBOL(tkp_emit_general);
 
+/* tkp_perf() for perf or BPF alone, @regs made readable first. */
+static nokprobe_inline int tkp_perf_ready(struct tkp_probe *tp,
+					  struct pt_regs *regs,
+					  unsigned long a, unsigned long b,
+					  unsigned int slot, bool lazy)
+{
+	tkp_regs_ready(regs, lazy);
+	return tkp_perf(tp, regs, a, b, NULL, 0, slot);
+}
+
 /*
  * Write one record per trace instance the event is enabled in, and pass
  * the hit to perf/BPF when attached.  @a and @b are the probe's fields:
@@ -1062,12 +1072,9 @@ static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
 	/* The common case: one trace instance, no perf, no BPF. */
 	if (unlikely(!file)) {
 		/* perf or BPF alone (rows pmu and pmuret) */
-		if (!rcu_access_pointer(ev->files)) {
-			if (!READ_ONCE(ev->perf_on))
-				return 0;
-			tkp_regs_ready(regs, lazy);
-			return tkp_perf(tp, regs, a, b, NULL, 0, slot);
-		}
+		if (!rcu_access_pointer(ev->files))
+			return READ_ONCE(ev->perf_on) ?
+			       tkp_perf_ready(tp, regs, a, b, slot, lazy) : 0;
 		tkp_regs_ready(regs, lazy);
 		return tkp_emit_general(tp, regs, a, b, slot);
 	}
