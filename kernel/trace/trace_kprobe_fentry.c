@@ -59,7 +59,9 @@ static bool tkp_armed(const struct tkp_probe *tp)
 /*
  * Take @hk off its site's list.  A handler may be on it still, and go on
  * from it to the next: the hook may be linked again only after a grace
- * period (tkp_site_arm() waits for it, if it has not passed by then).
+ * period (tkp_site_arm() waits for it, if it has not passed by then),
+ * which the caller starts once it has unlinked what it unlinks
+ * (tkp_hooks_unlinked()).
  */
 static void tkp_hook_unlink(struct tkp_probe *tp, struct tkp_hook *hk)
 {
@@ -68,7 +70,16 @@ static void tkp_hook_unlink(struct tkp_probe *tp, struct tkp_hook *hk)
 	tkp_site_dirty(hk->site);
 	hk->site = NULL;
 	tp->fe.unlinked = true;
-	tp->fe.unlink_gp = get_state_synchronize_rcu();
+}
+
+/*
+ * The grace period after @tp's last unlink, started now, before ftrace
+ * unhooks the sites: it has often passed when a wait for it comes
+ * (tkp_site_arm(), tkp_fentry_release()).
+ */
+static void tkp_hooks_unlinked(struct tkp_probe *tp)
+{
+	tp->fe.unlink_gp = start_poll_synchronize_rcu();
 }
 
 static void tkp_site_disarm(struct tkp_probe *tp)
@@ -82,13 +93,8 @@ static void tkp_site_disarm(struct tkp_probe *tp)
 			any = true;
 		}
 	}
-	/*
-	 * The grace period the cookie names, started now, before ftrace
-	 * unhooks the sites: it has often passed when a wait comes (see
-	 * tkp_fentry_release()).
-	 */
 	if (any)
-		tp->fe.unlink_gp = start_poll_synchronize_rcu();
+		tkp_hooks_unlinked(tp);
 	tp->fe.armed = false;
 }
 
@@ -1234,6 +1240,8 @@ static bool tkp_fentry_module_going(struct tkp_probe *tp, struct module *mod,
 		}
 		hk->addr = 0;
 	}
+	if (linked)
+		tkp_hooks_unlinked(tp);
 	if (!left) {
 		tp->fe.armed = false;
 		WRITE_ONCE(tp->ops, NULL);

@@ -1584,26 +1584,15 @@ NOKPROBE_SYMBOL(tkp_fentry_idle);
 #define tkp_fentry_in_idle()	\
 	(unlikely(is_idle_task(current)) && !rcu_is_watching())
 
-/*
- * A hit of our ftrace_ops @ops; @preempt_off and the value returned as
- * for __tkp_fentry_common().
- */
-static nokprobe_inline unsigned long tkp_fentry_dispatch(unsigned long ip,
-							 struct pt_regs *regs,
-							 int ops,
-							 bool preempt_off)
-{
-	if (tkp_fentry_in_idle())
-		return tkp_fentry_idle(ip, regs, ops, preempt_off);
-	return __tkp_fentry_common(ip, regs, ops, TKP_BIT_UNTRIED,
-				   preempt_off, NULL);
-}
-
 static nokprobe_inline void tkp_fentry_common(unsigned long ip,
 					      unsigned long parent_ip,
 					      struct pt_regs *regs, int ops)
 {
-	tkp_fentry_dispatch(ip, regs, ops, false);
+	if (tkp_fentry_in_idle())
+		tkp_fentry_idle(ip, regs, ops, false);
+	else
+		__tkp_fentry_common(ip, regs, ops, TKP_BIT_UNTRIED, false,
+				    NULL);
 }
 
 #if TKP_HAVE_FULL_OPS
@@ -1645,7 +1634,8 @@ static DEFINE_PER_CPU(struct tkp_regs_copies, tkp_regs_copies);
 
 /*
  * A hit of @site (NULL in the idle loop, where it is looked up once RCU
- * watches) with copy @rs; preemption off, as for tkp_fentry_dispatch().
+ * watches) with copy @rs; preemption off (the @preempt_off of
+ * __tkp_fentry_common()).
  */
 static nokprobe_inline void tkp_fentry_args_in(unsigned long ip,
 					       struct tkp_site *site,
@@ -1659,7 +1649,7 @@ static nokprobe_inline void tkp_fentry_args_in(unsigned long ip,
 		moved = __tkp_fentry_common(ip, &rs->regs, TKP_OPS_ARGS,
 					    TKP_BIT_UNTRIED, true, site);
 	else
-		moved = tkp_fentry_dispatch(ip, &rs->regs, TKP_OPS_ARGS, true);
+		moved = tkp_fentry_idle(ip, &rs->regs, TKP_OPS_ARGS, true);
 	if (unlikely(moved)) {
 		ftrace_regs_set_instruction_pointer(fregs, moved);
 		ftrace_regs_set_return_value(fregs,
