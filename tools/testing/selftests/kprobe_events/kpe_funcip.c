@@ -36,6 +36,7 @@
 #include <fcntl.h>
 #include <linux/bpf.h>
 #include <linux/perf_event.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +89,23 @@ struct seen {
 };
 
 static char vlog[65536];
+
+/*
+ * Append to @insns[@n] the instructions that OR register @reg into the
+ * map value's field at @or_off and AND it into the one at @and_off (r0
+ * points to the value; r1 is scratch).  Returns the new count.
+ */
+static int or_and(struct bpf_insn *insns, int n, int reg, int or_off,
+		  int and_off)
+{
+	insns[n++] = LDX_DW(BPF_REG_1, BPF_REG_0, or_off);
+	insns[n++] = ALU_REG(BPF_OR, BPF_REG_1, reg);
+	insns[n++] = STX_DW(BPF_REG_0, BPF_REG_1, or_off);
+	insns[n++] = LDX_DW(BPF_REG_1, BPF_REG_0, and_off);
+	insns[n++] = ALU_REG(BPF_AND, BPF_REG_1, reg);
+	insns[n++] = STX_DW(BPF_REG_0, BPF_REG_1, and_off);
+	return n;
+}
 
 static int fail(const char *what)
 {
@@ -170,43 +188,32 @@ int main(int argc, char **argv)
 		ALU_IMM(BPF_ADD, BPF_REG_2, -4),
 		CALL(BPF_FUNC_map_lookup_elem),
 		JMP_IMM(BPF_JEQ, BPF_REG_0, 0, TO_EXIT),
-		LDX_DW(BPF_REG_1, BPF_REG_0, 0),
-		ALU_REG(BPF_OR, BPF_REG_1, BPF_REG_7),
-		STX_DW(BPF_REG_0, BPF_REG_1, 0),
-		LDX_DW(BPF_REG_1, BPF_REG_0, 8),
-		ALU_REG(BPF_AND, BPF_REG_1, BPF_REG_7),
-		STX_DW(BPF_REG_0, BPF_REG_1, 8),
-		LDX_DW(BPF_REG_1, BPF_REG_0, 16),
-		ALU_REG(BPF_OR, BPF_REG_1, BPF_REG_8),
-		STX_DW(BPF_REG_0, BPF_REG_1, 16),
-		LDX_DW(BPF_REG_1, BPF_REG_0, 24),
-		ALU_REG(BPF_AND, BPF_REG_1, BPF_REG_8),
-		STX_DW(BPF_REG_0, BPF_REG_1, 24),
-		LDX_DW(BPF_REG_1, BPF_REG_0, 32),
+		/* the hit counted */
+		LDX_DW(BPF_REG_1, BPF_REG_0, offsetof(struct seen, hits)),
 		ALU_IMM(BPF_ADD, BPF_REG_1, 1),
-		STX_DW(BPF_REG_0, BPF_REG_1, 32),
+		STX_DW(BPF_REG_0, BPF_REG_1, offsetof(struct seen, hits)),
 		/* the first argument's register */
-		LDX_DW(BPF_REG_2, BPF_REG_6, PT_REGS_ARG1_OFF),
-		LDX_DW(BPF_REG_1, BPF_REG_0, 40),
-		ALU_REG(BPF_OR, BPF_REG_1, BPF_REG_2),
-		STX_DW(BPF_REG_0, BPF_REG_1, 40),
-		LDX_DW(BPF_REG_1, BPF_REG_0, 48),
-		ALU_REG(BPF_AND, BPF_REG_1, BPF_REG_2),
-		STX_DW(BPF_REG_0, BPF_REG_1, 48),
-		/* x9-x28 ORed into r3 (below) */
-		MOV_IMM(BPF_REG_3, 0),
+		LDX_DW(BPF_REG_9, BPF_REG_6, PT_REGS_ARG1_OFF),
 	};
 	int off;
 
 	n = sizeof(head) / sizeof(head[0]);
 	memcpy(insns, head, sizeof(head));
+	n = or_and(insns, n, BPF_REG_7, offsetof(struct seen, fip_or),
+		   offsetof(struct seen, fip_and));
+	n = or_and(insns, n, BPF_REG_8, offsetof(struct seen, ip_or),
+		   offsetof(struct seen, ip_and));
+	n = or_and(insns, n, BPF_REG_9, offsetof(struct seen, arg1_or),
+		   offsetof(struct seen, arg1_and));
+	/* x9-x28 ORed into r3 */
+	insns[n++] = MOV_IMM(BPF_REG_3, 0);
 	for (off = PT_REGS_ZERO_FIRST; off <= PT_REGS_ZERO_LAST; off += 8) {
 		insns[n++] = LDX_DW(BPF_REG_2, BPF_REG_6, off);
 		insns[n++] = ALU_REG(BPF_OR, BPF_REG_3, BPF_REG_2);
 	}
-	insns[n++] = LDX_DW(BPF_REG_1, BPF_REG_0, 56);
+	insns[n++] = LDX_DW(BPF_REG_1, BPF_REG_0, offsetof(struct seen, zero_or));
 	insns[n++] = ALU_REG(BPF_OR, BPF_REG_1, BPF_REG_3);
-	insns[n++] = STX_DW(BPF_REG_0, BPF_REG_1, 56);
+	insns[n++] = STX_DW(BPF_REG_0, BPF_REG_1, offsetof(struct seen, zero_or));
 	/* the exit */
 	insns[n++] = MOV_IMM(BPF_REG_0, 0);
 	insns[n++] = EXIT();

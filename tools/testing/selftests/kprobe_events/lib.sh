@@ -541,3 +541,24 @@ same() {
 	echo "# --- $2:"; sed 's/^/#   /' "$2"
 	btfail "$4" "$4: $3"
 }
+
+# funcip_shown FILE [ERRFILE...]: what kpe_funcip showed of FILE
+# (KPE_FUNCIP_SHOW) on its stderr, read from ERRFILE or standard input
+funcip_shown() {
+	_want=$1
+	shift
+	awk -v want="$_want" '/^kpe_funcip: --- / {
+		cur = substr($0, 17); sub(/:$/, "", cur); next
+	}
+	cur == want' "$@"
+}
+
+# nargs NAME FIRST LAST FETCHARG: " NAME<i>=FETCHARG" for i FIRST..LAST,
+# one argument list of many (the same fetch under numbered names)
+nargs() {
+	_i=$2
+	while [ "$_i" -le "$3" ]; do
+		printf ' %s%d=%s' "$1" "$_i" "$4"
+		_i=$((_i + 1))
+	done
+}

@@ -38,13 +38,7 @@ expect_refused EINVAL 'p:rf vfs_read x=+0('"$KPE_ARG1_REG"
 expect_refused EINVAL 'p:rf vfs_read x=$stack-1'
 expect_refused EINVAL 'p:rf vfs_read x=$arg0'
 # more than 128 args
-args=
-i=1
-while [ $i -le 129 ]; do
-	args="$args a$i=$KPE_ARG1_REG"
-	i=$((i + 1))
-done
-expect_refused EINVAL "p:rf vfs_read$args"
+expect_refused EINVAL "p:rf vfs_read$(nargs a 1 129 "$KPE_ARG1_REG")"
 
 [ "$(listing)" = "$keep" ] || fail "listing changed"
 [ "$(cat "$T/events/kprobes/keep/id")" = "$id" ] || fail "keep was re-created (id changed)"

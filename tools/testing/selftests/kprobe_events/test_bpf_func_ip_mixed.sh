@@ -59,13 +59,6 @@ FUNC_AT=$AT
 addr "$OUTER"
 OUTER_AT=$AT
 
-# shown FILE: what kpe_funcip showed of FILE (KPE_FUNCIP_SHOW) on stderr
-shown() {
-	awk -v want="$1" '/^kpe_funcip: --- / {
-		cur = substr($0, 17); sub(/:$/, "", cur); next
-	}
-	cur == want' "$W/err"
-}
 
 KPE_FUNCIP_TRIGGER=$D/mixed KPE_FUNCIP_SHOW="$KPLIST:$T/enabled_functions" \
 	"$FUNCIP" "$FUNC" > "$W/out" 2> "$W/err"
@@ -78,13 +71,13 @@ fi
 # How the probe was hooked while attached, by the callback ftrace calls
 # there (kprobes/list shows our ftrace hooks as kprobes on ftrace): only
 # ours is reached from another kprobe's handler, a kprobe's is missed.
-by=$(shown "$T/enabled_functions" | grep "^$FUNC " |
+by=$(funcip_shown "$T/enabled_functions" "$W/err" | grep "^$FUNC " |
 	grep -o -e 'tkp_fentry[a-z_]*' -e 'kprobe_ftrace_handler' | head -n1)
 case "$by" in
 tkp_fentry*)
 	log "$FUNC hooked through ftrace ($by)" ;;
 '')
-	shown "$KPLIST" | grep -qE "^[0-9a-f]+ +k +$FUNC\+0x" &&
+	funcip_shown "$KPLIST" "$W/err" | grep -qE "^[0-9a-f]+ +k +$FUNC\+0x" &&
 		skip "$FUNC is hooked by a kprobe here, not through ftrace"
 	dump "$W/err"
 	fail "$FUNC was not hooked (kprobes list, enabled_functions) while attached" ;;

@@ -294,13 +294,6 @@ clean_after func
 # a kprobe PMU probe): the address of the probed function, at every hit,
 # at its entry and at its return; regs->ip at the entry the same as
 # bpftrace saw, at the return inside the caller.
-# shown FILE: what kpe_funcip showed of FILE (KPE_FUNCIP_SHOW)
-shown() {
-	awk -v want="$1" '/^kpe_funcip: --- / {
-		cur = substr($0, 17); sub(/:$/, "", cur); next
-	}
-	cur == want'
-}
 funcip() {
 	_n=$1
 	shift
@@ -309,8 +302,8 @@ funcip() {
 		btfail "$_n" "kpe_funcip $*: $(cat "$W/$_n.out")"
 	# What it showed while attached: the kprobes list, then
 	# enabled_functions.
-	shown "$KPLIST" < "$W/$_n.err" > "$W/during.kprobes"
-	shown "$T/enabled_functions" < "$W/$_n.err" > "$W/during.ftrace"
+	funcip_shown "$KPLIST" "$W/$_n.err" > "$W/during.kprobes"
+	funcip_shown "$T/enabled_functions" "$W/$_n.err" > "$W/during.ftrace"
 	hooked "$_n" "$1"
 	# shellcheck disable=SC2046
 	set -- $(sed -n 's/^hits=\([0-9]*\) func_ip=\([0-9a-f]*\) func_ip_and=\([0-9a-f]*\) ip=\([0-9a-f]*\) ip_and=\([0-9a-f]*\)$/\1 \2 \3 \4 \5/p' "$W/$_n.out")

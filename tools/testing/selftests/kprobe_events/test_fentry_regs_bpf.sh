@@ -40,12 +40,9 @@ if [ $rc != 0 ] && grep -q '^kpe_funcip: perf_event_open: ' "$W/err"; then
 	esac
 fi
 [ $rc = 0 ] || { dump "$W/err"; fail "kpe_funcip do_sys_openat2: $(cat "$W/out") (rc=$rc)"; }
-# shown FILE: what kpe_funcip showed of FILE while the program was on
-shown() {
-	awk -v want="$1:" '/^kpe_funcip: --- / { f = ($3 == want); next } f' "$W/err"
-}
-shown "$T/enabled_functions" > "$W/ef"
-shown /sys/kernel/debug/kprobes/list > "$W/kl"
+# enabled_functions and the kprobes list while the program was on
+funcip_shown "$T/enabled_functions" "$W/err" > "$W/ef"
+funcip_shown /sys/kernel/debug/kprobes/list "$W/err" > "$W/kl"
 hook=$(ftrace_hook do_sys_openat2 "$W/ef" "$W/kl")
 log "do_sys_openat2 hooked by ${hook:-?}; $(cat "$W/out" | tr '\n' ' ')"
 [ -n "$hook" ] || skip "do_sys_openat2 is not an ftrace place of ours here"

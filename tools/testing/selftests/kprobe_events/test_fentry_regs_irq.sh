@@ -29,13 +29,7 @@ grep -q " [tT] hrtimer_interrupt\$" /proc/kallsyms || skip "no hrtimer_interrupt
 
 # Eight copies of the kernel command line first: the slow part of g's
 # fetch, between the registers' copy and the read of the first argument.
-slow=
-i=0
-while [ $i -lt 8 ]; do
-	slow="$slow s$i=+0(@saved_command_line):string"
-	i=$((i + 1))
-done
-expect_ok "p:kpe_irq/g $G$slow r=$KPE_ARG1_REG"
+expect_ok "p:kpe_irq/g $G$(nargs s 0 7 '+0(@saved_command_line):string') r=$KPE_ARG1_REG"
 expect_ok "p:kpe_irq/t hrtimer_interrupt d=$KPE_ARG1_REG"
 enable_ev kpe_irq/g
 enable_ev kpe_irq/t

@@ -11,13 +11,7 @@ reset || fail "initial reset failed"
 # starts with 64 and grows fourfold when three quarters are out: were
 # the exits counted as out for good, 400 of them (after the first 100)
 # would grow it to 1024 instances, 8 MiB.
-args=
-i=0
-while [ $i -lt 60 ]; do
-	args="$args s$i=+0(\$arg1):string"
-	i=$((i + 1))
-done
-expect_ok "r:kprobes/ex do_exit$args"
+expect_ok "r:kprobes/ex do_exit$(nargs s 0 59 '+0($arg1):string')"
 expect_ok "p:kprobes/exe do_exit"	# counts the entries
 # The instances: about 8 KiB each, objects of kmalloc-8k (whose count
 # /proc/slabinfo gives, free objects in KASAN's quarantine aside); where
