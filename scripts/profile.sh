@@ -21,7 +21,8 @@
 # alloff: the event p:all/a * defined, enabled, disabled (then cleared,
 # outside the window; allclr instead of alloff: both in it, as bench row
 # allclr does), once each (kpe_bench put; give them in that order, with PROF_CALLS=1
-# for per-operation counts), or loop: the getppid() loop with whatever
+# for per-operation counts), or fnon, fnoff: the function tracer switched
+# on and off (bench rows allon, alloff), or loop: the getppid() loop with whatever
 # the rows before left enabled (alldef allon loop alloff: bench row
 # allhit).  Example:
 #
@@ -161,6 +162,8 @@ while IFS='	' read -r id def; do
 		echo > $T/kprobe_events ;;
 	allclr) $B put $id append $T/events/all/a/enable 0 \
 			trunc $T/kprobe_events "" || rc=1 ;;
+	fnon) $B put $id trunc $T/current_tracer function || rc=1 ;;
+	fnoff) $B put $id trunc $T/current_tracer nop || rc=1 ;;
 	loop) $B loop $id "$calls" || rc=1 ;;
 	*)
 		echo > $T/trace

@@ -811,8 +811,20 @@ static inline const char *tkp_event(struct tkp_probe *tp)
 struct tkp_fops {
 	struct ftrace_ops	ops;
 	unsigned int		nr;	/* sites in its filter */
+	unsigned int		served;	/* sites it serves (tkp_fops_idle()) */
 	bool			on;	/* registered with ftrace */
 };
+
+/*
+ * Does the ops a callback was called for serve no site at all?  Then the
+ * callback returns at once.  That is the case of every hit while an event
+ * over every function is enabled: ftrace's patching calls thousands of
+ * them before tkp_places_sync() serves any (bench row alldef).
+ */
+static nokprobe_inline bool tkp_fops_idle(struct ftrace_ops *ops)
+{
+	return !READ_ONCE(container_of(ops, struct tkp_fops, ops)->served);
+}
 #endif
 extern struct hlist_head tkp_sites[1 << TKP_SITE_BITS];
 

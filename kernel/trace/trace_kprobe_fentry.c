@@ -221,6 +221,25 @@ static int tkp_filter_del(struct tkp_fops *f, unsigned long *ips,
 	return ret;
 }
 
+/*
+ * Site @site is served by ops @ops (TKP_OPS_NONE: none) from now.  The
+ * count of the ops it moves to goes up first and that of the one it
+ * leaves down last, so that no ops is found idle while it still serves
+ * (tkp_fops_idle()).
+ */
+static void tkp_site_serve(struct tkp_site *site, int ops)
+{
+	int old = site->served;
+
+	if (old == ops)
+		return;
+	if (ops != TKP_OPS_NONE)
+		WRITE_ONCE(tkp_fops[ops].served, tkp_fops[ops].served + 1);
+	WRITE_ONCE(site->served, ops);
+	if (old != TKP_OPS_NONE)
+		WRITE_ONCE(tkp_fops[old].served, tkp_fops[old].served - 1);
+}
+
 /**
  * tkp_places_sync - apply the arming and disarming done so far, now
  *
@@ -288,9 +307,9 @@ int tkp_places_sync(void)
 	list_for_each_entry(site, &tkp_dirty_sites, dirty) {
 		want = site->want;
 		if (want < 0)
-			WRITE_ONCE(site->served, TKP_OPS_NONE);
+			tkp_site_serve(site, TKP_OPS_NONE);
 		else if (site->in[want])
-			WRITE_ONCE(site->served, want);
+			tkp_site_serve(site, want);
 	}
 
 	for (i = 0; i < TKP_NR_OPS; i++) {
@@ -964,6 +983,20 @@ static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 
 	first = !w->modules && addr != w->last;
 	w->last = addr;
+
+	/*
+	 * Neither vmlinux's data nor the padding the compiler puts before
+	 * a function (a symbol of its own, "__pfx_" or kCFI's "__cfi_" and
+	 * the function's name) has an ftrace site: with CONFIG_KALLSYMS_ALL
+	 * and CONFIG_CALL_PADDING they are most of kallsyms, each costing
+	 * a site lookup (bench row alldef).  kallsyms' walk of vmlinux
+	 * names a symbol in a buffer of KSYM_NAME_LEN bytes: six can be
+	 * compared whatever the name's length.
+	 */
+	if (!w->modules &&
+	    (!core_kernel_text(addr) || !memcmp(name, "__pfx_", 6) ||
+	     !memcmp(name, "__cfi_", 6)))
+		return 0;
 
 	/* ftrace matches names as kallsyms_lookup() cleans them up. */
 	llvm = IS_ENABLED(CONFIG_LTO_CLANG) ? strstr(name, ".llvm.") : NULL;

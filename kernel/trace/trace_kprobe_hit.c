@@ -1475,8 +1475,8 @@ static nokprobe_inline unsigned long __tkp_fentry_common(unsigned long ip,
 		preempt_disable_notrace();
 	if (!site) {
 		site = tkp_site_find(ip);
-		/* (A copy is always there; ftrace may give no full registers.) */
-		if (!site || (!TKP_FTRACE_REGS_COPY && !regs) ||
+		/* ftrace may give no full registers; the others are there. */
+		if (!site || (full && !regs) ||
 		    READ_ONCE(site->served) != ops)
 			goto out;
 	}
@@ -1599,6 +1599,8 @@ static nokprobe_inline void tkp_fentry_common(unsigned long ip,
 static void tkp_fentry_hit(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
+	if (tkp_fops_idle(ops))
+		return;
 	tkp_fentry_common(ip, parent_ip, ftrace_get_regs(fregs), TKP_OPS_FULL);
 }
 NOKPROBE_SYMBOL(tkp_fentry_hit);
@@ -1701,6 +1703,8 @@ static void tkp_fentry_hit_args(unsigned long ip, unsigned long parent_ip,
 	 * this ops: no other (all registers, returns) may be built beside.
 	 */
 	BUILD_BUG_ON(TKP_HAVE_FULL_OPS || TKP_FENTRY_RETURNS);
+	if (tkp_fops_idle(ops))
+		return;
 	preempt_disable_notrace();
 	if (unlikely(tkp_fentry_in_idle())) {
 		tkp_fentry_args_copy(ip, NULL, fregs);
@@ -1727,6 +1731,8 @@ static void tkp_fentry_hit_args(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *ops,
 				struct ftrace_regs *fregs)
 {
+	if (tkp_fops_idle(ops))
+		return;
 	tkp_fentry_common(ip, parent_ip, tkp_fregs_pt_regs(fregs),
 			  TKP_OPS_ARGS);
 }
@@ -1748,6 +1754,8 @@ static void tkp_fentry_hit_ret(unsigned long ip, unsigned long parent_ip,
 	struct tkp_site *site;
 	struct tkp_hook *hk;
 
+	if (tkp_fops_idle(ops))
+		return;
 	if (tkp_fentry_in_idle()) {
 		tkp_fentry_idle(ip, tkp_fregs_pt_regs(fregs), TKP_OPS_RET, false);
 		return;
