@@ -811,19 +811,26 @@ static inline const char *tkp_event(struct tkp_probe *tp)
 struct tkp_fops {
 	struct ftrace_ops	ops;
 	unsigned int		nr;	/* sites in its filter */
-	unsigned int		served;	/* sites it serves (tkp_fops_idle()) */
+	unsigned int		nr_served; /* sites it serves */
+	bool			serving; /* any (tkp_fops_idle()) */
 	bool			on;	/* registered with ftrace */
 };
 
 /*
  * Does the ops a callback was called for serve no site at all?  Then the
- * callback returns at once.  That is the case of every hit while an event
- * over every function is enabled: ftrace's patching calls thousands of
- * them before tkp_places_sync() serves any (bench row alldef).
+ * callback returns at once: no site of it would be found served.  While
+ * an event over every function is enabled, ftrace's patching calls
+ * thousands of them before tkp_places_sync() serves any (bench row
+ * alldef).  A count read stale as zero while a site starts to be served
+ * loses what a hit racing with the site's switch may lose anyway (see
+ * tkp_places_sync()); the site's own served field still decides.  The
+ * test is a byte's, one compare in memory on every hit (the bench's hit
+ * rows).
  */
 static nokprobe_inline bool tkp_fops_idle(struct ftrace_ops *ops)
 {
-	return !READ_ONCE(container_of(ops, struct tkp_fops, ops)->served);
+	/* A byte, read whole: plain, it is compared in memory. */
+	return !data_race(container_of(ops, struct tkp_fops, ops)->serving);
 }
 #endif
 extern struct hlist_head tkp_sites[1 << TKP_SITE_BITS];

@@ -222,22 +222,27 @@ static int tkp_filter_del(struct tkp_fops *f, unsigned long *ips,
 }
 
 /*
- * Site @site is served by ops @ops (TKP_OPS_NONE: none) from now.  The
- * count of the ops it moves to goes up first and that of the one it
- * leaves down last, so that no ops is found idle while it still serves
- * (tkp_fops_idle()).
+ * Site @site is served by ops @ops (TKP_OPS_NONE: none) from now, and
+ * each ops' count of the sites it serves follows (tkp_fops_idle()).  The
+ * count of the ops it moves to is raised before, that of the one it
+ * leaves lowered after: on x86_64, the only kernel where a site moves
+ * from one ops to another, a hit sees them in that order (a site of
+ * arm64's only ops comes and goes).  Elsewhere a hit racing with the
+ * switch may find the ops idle: it is one that may go unrecorded anyway.
  */
 static void tkp_site_serve(struct tkp_site *site, int ops)
 {
+	struct tkp_fops *to = ops != TKP_OPS_NONE ? &tkp_fops[ops] : NULL;
 	int old = site->served;
+	struct tkp_fops *from = old != TKP_OPS_NONE ? &tkp_fops[old] : NULL;
 
 	if (old == ops)
 		return;
-	if (ops != TKP_OPS_NONE)
-		WRITE_ONCE(tkp_fops[ops].served, tkp_fops[ops].served + 1);
+	if (to && !to->nr_served++)
+		WRITE_ONCE(to->serving, true);
 	WRITE_ONCE(site->served, ops);
-	if (old != TKP_OPS_NONE)
-		WRITE_ONCE(tkp_fops[old].served, tkp_fops[old].served - 1);
+	if (from && !--from->nr_served)
+		WRITE_ONCE(from->serving, false);
 }
 
 /**
@@ -989,9 +994,10 @@ static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 	 * a function (a symbol of its own, "__pfx_" or kCFI's "__cfi_" and
 	 * the function's name) has an ftrace site: with CONFIG_KALLSYMS_ALL
 	 * and CONFIG_CALL_PADDING they are most of kallsyms, each costing
-	 * a site lookup (bench row alldef).  kallsyms' walk of vmlinux
-	 * names a symbol in a buffer of KSYM_NAME_LEN bytes: six can be
-	 * compared whatever the name's length.
+	 * a site lookup (bench row alldef).  memcmp() may read past the
+	 * end of a shorter name: kallsyms' walk of vmlinux passes its
+	 * names in a buffer of KSYM_NAME_LEN bytes.  A module's name, in
+	 * its string table, is not compared: it is not core kernel text.
 	 */
 	if (!w->modules &&
 	    (!core_kernel_text(addr) || !memcmp(name, "__pfx_", 6) ||

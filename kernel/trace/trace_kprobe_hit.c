@@ -1436,12 +1436,12 @@ static nokprobe_inline unsigned long tkp_override_pc(struct pt_regs *regs)
 
 /*
  * The ftrace callback of our ftrace_ops that record (TKP_OPS_ARGS and
- * TKP_OPS_FULL, @ops): TKP_OPS_FULL's @regs has every register, the
- * other's only those ftrace saves for any callback.  While a site moves
- * from one ops to another both call for a moment; the one the site is
- * not served by yet, or any more, stands aside.  Preemption is turned
- * off here unless the caller did (@preempt_off), once either way: the
- * record's trace context word takes that one off (tkp_record()).
+ * TKP_OPS_FULL, @ops): TKP_OPS_FULL's @regs (never NULL) has every
+ * register, the other's only those ftrace saves for any callback.  While
+ * a site moves from one ops to another both call for a moment; the one
+ * the site is not served by yet, or any more, stands aside.  Preemption
+ * is turned off here unless the caller did (@preempt_off), once either
+ * way: the record's trace context word takes that one off (tkp_record()).
  *
  * @site: the site of @ip, found served by @ops already, or NULL.
  *
@@ -1475,9 +1475,7 @@ static nokprobe_inline unsigned long __tkp_fentry_common(unsigned long ip,
 		preempt_disable_notrace();
 	if (!site) {
 		site = tkp_site_find(ip);
-		/* ftrace may give no full registers; the others are there. */
-		if (!site || (full && !regs) ||
-		    READ_ONCE(site->served) != ops)
+		if (!site || READ_ONCE(site->served) != ops)
 			goto out;
 	}
 	/*
@@ -1599,9 +1597,16 @@ static nokprobe_inline void tkp_fentry_common(unsigned long ip,
 static void tkp_fentry_hit(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
-	if (tkp_fops_idle(ops))
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	/*
+	 * No registers: a call through a trampoline that saved the
+	 * argument registers only (that of another ops).  The other ops
+	 * always get the frame their trampoline saved.
+	 */
+	if (!regs || tkp_fops_idle(ops))
 		return;
-	tkp_fentry_common(ip, parent_ip, ftrace_get_regs(fregs), TKP_OPS_FULL);
+	tkp_fentry_common(ip, parent_ip, regs, TKP_OPS_FULL);
 }
 NOKPROBE_SYMBOL(tkp_fentry_hit);
 #endif

@@ -187,6 +187,34 @@ all_hooked() {
 		fail "none of kpe_kmod's functions hooked"
 }
 
+# all_exact: after all_hooked, the functions hooked are exactly those
+# of available_filter_functions that PAT matches, less those kprobes
+# refuse: every such name with no function of that name hooked is on the
+# kprobe blacklist, or is a suffixed copy (foo.part.0, foo.cold) of a
+# function there; no function is hooked that ftrace does not list.  By
+# name: a name that several static functions share counts once.
+all_exact() {
+	_aff=/tmp/kpe-all.aff _hk=/tmp/kpe-all.hooked _bl=/tmp/kpe-all.bl
+	_re=.
+	[ "$PAT" = '*' ] || _re='^[a-m]'
+	sed 's/ .*//' "$T/available_filter_functions" | grep -E -- "$_re" |
+		sort -u > "$_aff"
+	awk '{ sub(/\+0x[0-9a-f]+$/, "", $3); print $3 }' "$_list" | sort -u > "$_hk"
+	awk '{ print $2 }' /sys/kernel/debug/kprobes/blacklist | sort -u > "$_bl"
+	_extra=$(awk 'NR == FNR { f[$1] = 1; next } !($1 in f)' "$_aff" "$_hk")
+	[ -z "$_extra" ] ||
+		fail "hooked, not in available_filter_functions: $(echo $_extra | head -c 300)"
+	_odd=$(awk 'FILENAME == ARGV[1] { bl[$1] = 1; next }
+		    FILENAME == ARGV[2] { hk[$1] = 1; next }
+		    !($1 in hk) { b = $1; sub(/\..*/, "", b)
+				  if (!($1 in bl) && !(b in bl)) print $1 }' \
+		"$_bl" "$_hk" "$_aff")
+	rm -f "$_aff" "$_hk" "$_bl"
+	[ -z "$_odd" ] ||
+		fail "not hooked, not refused by kprobes: $(echo $_odd | head -c 300)"
+	log "$PAT: every function ftrace lists is hooked, or on the kprobe blacklist"
+}
+
 # all_kmod_hit RECORD-ERE WHAT: with KMOD, kpe_kmod hit (a write to its
 # debugfs file "notrace" calls kpe_traced_fn, from the shell: no fork or
 # exit to record before the buffer stops), a record matching RECORD-ERE

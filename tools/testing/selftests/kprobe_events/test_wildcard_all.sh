@@ -21,6 +21,7 @@ log "$(grep -o 'Note: .*' "$T/error_log")"
 
 enable_ev all/a
 all_hooked functions
+all_exact
 all_kmod_hit ' a: \(kpe_traced_fn\+0x0/' "record of kpe_kmod's kpe_traced_fn"
 # The shell's own open and read (no fork), then the buffer stops before
 # the event is disabled: switching 20,000 hooks off records enough to
