@@ -192,13 +192,15 @@ all_hooked() {
 # refuse: every such name with no function of that name hooked is on the
 # kprobe blacklist, or is a suffixed copy (foo.part.0, foo.cold) of a
 # function there; no function is hooked that ftrace does not list.  By
-# name: a name that several static functions share counts once.
+# name: a name that several static functions share counts once.  6.1
+# lists the records of overridden weak functions, which no symbol names,
+# as __ftrace_invalid_address___N: not functions.
 all_exact() {
 	_aff=/tmp/kpe-all.aff _hk=/tmp/kpe-all.hooked _bl=/tmp/kpe-all.bl
 	_re=.
 	[ "$PAT" = '*' ] || _re='^[a-m]'
 	sed 's/ .*//' "$T/available_filter_functions" | grep -E -- "$_re" |
-		sort -u > "$_aff"
+		grep -v '^__ftrace_invalid_address___' | sort -u > "$_aff"
 	awk '{ sub(/\+0x[0-9a-f]+$/, "", $3); print $3 }' "$_list" | sort -u > "$_hk"
 	awk '{ print $2 }' /sys/kernel/debug/kprobes/blacklist | sort -u > "$_bl"
 	_extra=$(awk 'NR == FNR { f[$1] = 1; next } !($1 in f)' "$_aff" "$_hk")
