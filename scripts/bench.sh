@@ -664,12 +664,16 @@ string through the kernel's nofault copies: the ret, offset and ustring
 goals had been met with copies of core internals that are gone, and are
 not met through the API alone (retval's is met again on 6.12 since the
 hit path lost its stack canary).  alldef is not met either: defining
-the event walks every kallsyms symbol, looks up each function's ftrace
-site and asks the kprobe blacklist about it (prep patches 0012 and 0013
-made that last part cheap), and enabling it is the tracer's own switch-on
-(the same patching of every function) plus the filter of every
-function's address our ftrace_ops needs and the tracer's does not; the
-hits ftrace delivers while it patches stop at a site not yet served.
+the event walks every kallsyms symbol (about 40% of its cost on 6.12,
+the names' expansion), looks up the ftrace site of each function symbol
+(data and the padding symbols before functions are skipped) and asks
+the kprobe blacklist about it (prep patches 0012 and 0013 made that
+cheaper; a suffixed symbol, foo.part.0, still costs kprobes a lookup of
+foo by name, about 15% of the cost on 6.12), and enabling it is the
+tracer's own switch-on (the same patching of every function) plus the
+filter of every function's address our ftrace_ops needs and the
+tracer's does not; the hits ftrace delivers while it patches return at
+once, as the tracer's do, our ops serving no function yet.
 
 ### Method
 
