@@ -122,7 +122,8 @@ static int tkp_site_arm(struct tkp_probe *tp)
 			site->served = TKP_OPS_NONE;
 			INIT_LIST_HEAD(&site->probes);
 			INIT_LIST_HEAD(&site->dirty);
-			hash_add_rcu(tkp_sites, &site->hnode, site->ip);
+			hlist_add_head_rcu(&site->hnode,
+					   tkp_site_bucket(site->ip));
 		}
 		list_add_tail_rcu(&hk->site_link, &site->probes);
 		WRITE_ONCE(site->single, list_is_singular(&site->probes));
