@@ -189,37 +189,46 @@ all_hooked() {
 
 # all_exact: after all_hooked, the functions hooked are exactly those
 # of available_filter_functions that PAT matches, less those kprobes
-# refuse: every such name with no function of that name hooked is on the
-# kprobe blacklist, or is a suffixed copy (foo.part.0, foo.cold) of a
-# function there; no function is hooked that ftrace does not list.  By
-# name: a name that several static functions share counts once.  A
-# function the pattern matches by an alias (sys_ni_syscall, whose
-# compat_sys_* aliases "[a-m]*" matches) is listed by its first name,
-# which the pattern may not match: what is hooked is compared with all
-# of ftrace's functions.  6.1 lists the records of overridden weak
-# functions, which no symbol names, as __ftrace_invalid_address___N:
-# not functions.  For "p:" (the return blacklist is not asked here).
+# refuse: every such function not hooked is on the kprobe blacklist, or
+# is a suffixed copy (foo.part.0, foo.cold) of a function there; nothing
+# is hooked that ftrace does not list.  By address where ftrace lists
+# them (available_filter_functions_addrs, 6.12), else by name (a name
+# that several static functions share counts once).  A function the
+# pattern matches by an alias (sys_ni_syscall, whose compat_sys_*
+# aliases "[a-m]*" matches) is listed by its first name, which the
+# pattern may not match: what is hooked is compared with all of ftrace's
+# functions.  6.1 lists the records of overridden weak functions, which
+# no symbol names, as __ftrace_invalid_address___N: not functions.  For
+# "p:" (the return blacklist is not asked here).
 all_exact() {
 	_all=/tmp/kpe-all.all _aff=/tmp/kpe-all.aff _hk=/tmp/kpe-all.hooked
 	_bl=/tmp/kpe-all.bl
 	_re="^$(printf '%s' "$PAT" | sed 's/\*/.*/g; s/?/./g')\$"
-	sed 's/ .*//' "$T/available_filter_functions" |
-		grep -v '^__ftrace_invalid_address___' | sort -u > "$_all"
-	grep -E -- "$_re" "$_all" > "$_aff"
-	awk '{ sub(/\+0x[0-9a-f]+$/, "", $3); print $3 }' "$_list" | sort -u > "$_hk"
+	# "KEY NAME" per function; KEY its site's address, or its name.
+	_by=name
+	[ -r "$T/available_filter_functions_addrs" ] && _by=address
+	if [ $_by = address ]; then
+		awk '{ print $1, $2 }' "$T/available_filter_functions_addrs"
+		awk '{ print $1 }' "$_list" | sort -u > "$_hk"
+	else
+		awk '{ print $1, $1 }' "$T/available_filter_functions"
+		awk '{ sub(/\+0x[0-9a-f]+$/, "", $3); print $3 }' "$_list" |
+			sort -u > "$_hk"
+	fi | grep -v ' __ftrace_invalid_address___' | sort -u > "$_all"
+	awk -v re="$_re" '$2 ~ re' "$_all" > "$_aff"
 	awk '{ print $2 }' /sys/kernel/debug/kprobes/blacklist | sort -u > "$_bl"
 	_extra=$(awk 'NR == FNR { f[$1] = 1; next } !($1 in f)' "$_all" "$_hk")
 	[ -z "$_extra" ] ||
-		fail "hooked, not in available_filter_functions: $(echo $_extra | head -c 300)"
+		fail "hooked, not in available_filter_functions (by $_by): $(echo $_extra | head -c 300)"
 	_odd=$(awk 'FILENAME == ARGV[1] { bl[$1] = 1; next }
 		    FILENAME == ARGV[2] { hk[$1] = 1; next }
-		    !($1 in hk) { b = $1; sub(/\..*/, "", b)
-				  if (!($1 in bl) && !(b in bl)) print $1 }' \
+		    !($1 in hk) { b = $2; sub(/\..*/, "", b)
+				  if (!($2 in bl) && !(b in bl)) print $2 }' \
 		"$_bl" "$_hk" "$_aff")
 	rm -f "$_all" "$_aff" "$_hk" "$_bl"
 	[ -z "$_odd" ] ||
-		fail "not hooked, not refused by kprobes: $(echo $_odd | head -c 300)"
-	log "$PAT: every function ftrace lists is hooked, or on the kprobe blacklist"
+		fail "not hooked, not refused by kprobes (by $_by): $(echo $_odd | head -c 300)"
+	log "$PAT: every function ftrace lists is hooked, or on the kprobe blacklist (by $_by)"
 }
 
 # all_kmod_hit RECORD-ERE WHAT: with KMOD, kpe_kmod hit (a write to its
