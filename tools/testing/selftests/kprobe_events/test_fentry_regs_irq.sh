@@ -17,8 +17,7 @@
 . "$(dirname "$0")/lib.sh"
 reset || fail "initial reset failed"
 need_fentry
-LOOP=$DIR/kpe_loop
-[ -x "$LOOP" ] || fail "no $LOOP"
+[ -x "$KPE_LOOP" ] || fail "no $KPE_LOOP"
 SECS=${KPE_REGS_IRQ_SECS:-3}
 if [ "$KPE_ARCH" = arm64 ]; then
 	G=__arm64_sys_getppid
@@ -53,7 +52,7 @@ for f in $G hrtimer_interrupt; do
 done
 echo > "$T/trace"
 # A timer of the loop's own every 200 us: interrupts on its CPU.
-KPE_LOOP_TIMER_US=200 "$LOOP" "$SECS" > /dev/null || fail "kpe_loop failed"
+KPE_LOOP_TIMER_US=200 "$KPE_LOOP" "$SECS" > /dev/null || fail "kpe_loop failed"
 disable_ev kpe_irq/t
 disable_ev kpe_irq/g
 
