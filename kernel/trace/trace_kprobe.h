@@ -820,12 +820,12 @@ struct tkp_fops {
  * Does the ops a callback was called for serve no site at all?  Then the
  * callback returns at once: no site of it would be found served.  While
  * an event over every function is enabled, ftrace's patching calls
- * thousands of them before tkp_places_sync() serves any (bench row
- * alldef).  A count read stale as zero while a site starts to be served
- * loses what a hit racing with the site's switch may lose anyway (see
- * tkp_places_sync()); the site's own served field still decides.  The
- * test is a byte's, one compare in memory on every hit (the bench's hit
- * rows).
+ * thousands of them before tkp_places_sync() serves any (bench rows
+ * alldef, and retdef for the returns' ops).  A count read stale as zero
+ * while a site starts to be served loses what a hit racing with the
+ * site's switch may lose anyway (see tkp_places_sync()); the site's own
+ * served field still decides.  The test is a byte's, one compare in
+ * memory on every hit (the bench's hit rows).
  */
 static nokprobe_inline bool tkp_fops_idle(struct ftrace_ops *ops)
 {
