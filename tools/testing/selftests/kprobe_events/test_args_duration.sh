@@ -20,16 +20,19 @@ quiet_write "hist:keys=common_pid:vals=duration" "$(ev_dir dur)/trigger" ||
 expect_ok "p:durin hrtimer_nanosleep"
 enable_ev durin
 enable_ev dur
-sleep 1
+# By its pid: another test's sleep may still be in hrtimer_nanosleep.
+sleep 1 &
+SPID=$!
+wait $SPID
 disable_ev dur
 disable_ev durin
-# ts EVENT: the timestamp (seconds) of sleep's first EVENT record
+# ts EVENT: the timestamp (seconds) of the sleep's first EVENT record
 ts() {
-	grep -E "^ *sleep-[0-9]+ .* $1: \\(" "$T/trace" | head -n 1 |
+	grep -E "^ *[^ ]+-$SPID .* $1: \\(" "$T/trace" | head -n 1 |
 		awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
 			sub(":", "", $i); print $i; exit } }'
 }
-d=$(grep -E '^ *sleep-[0-9]+ .* dur: \(' "$T/trace" | head -n 1 |
+d=$(grep -E "^ *[^ ]+-$SPID .* dur: \\(" "$T/trace" | head -n 1 |
 	sed -n 's/.* duration=\([0-9]*\)$/\1/p')
 t0=$(ts durin) t1=$(ts dur)
 log "sleep 1 took $d ns in hrtimer_nanosleep; its records are $t0 s to $t1 s"
