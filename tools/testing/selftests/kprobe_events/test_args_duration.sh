@@ -20,7 +20,7 @@ quiet_write "hist:keys=common_pid:vals=duration" "$(ev_dir dur)/trigger" ||
 expect_ok "p:durin hrtimer_nanosleep"
 enable_ev durin
 enable_ev dur
-# By its pid: another test's sleep may still be in hrtimer_nanosleep.
+# Its records told by its pid: only this sleep's call is compared.
 sleep 1 &
 SPID=$!
 wait $SPID
