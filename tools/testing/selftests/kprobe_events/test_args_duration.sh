@@ -43,8 +43,13 @@ log "sleep 1 took $d ns in hrtimer_nanosleep; its records are $t0 s to $t1 s"
 # Nanoseconds, in the trace clock: within 20 ms of the records' distance
 # (TCG may stall the guest a few ms between a hook and its record)
 awk -v d="$d" -v a="$t0" -v b="$t1" 'BEGIN {
-	x = d - (b - a) * 1e9; if (x < 0) x = -x; exit !(x <= 2e7) }' ||
+	x = d - (b - a) * 1e9; if (x < 0) x = -x; exit !(x <= 2e7) }' || {
+	# The sleep's records with their CPUs, and each CPU buffer's clock
+	# now: which entry time was off, should it fail again.
+	grep -E "^ *[^ ]+-$SPID .* dur(in)?: \\(" "$T/trace"
+	grep -H "now ts" "$T"/per_cpu/cpu*/stats
 	fail "duration $d ns, but the records are $t0 s and $t1 s apart"
+}
 grep -qE 'duration: +[0-9]{9,}' "$(ev_dir dur)/hist" || {
 	dump "$(ev_dir dur)/hist"
 	fail "the histogram does not sum the duration"
