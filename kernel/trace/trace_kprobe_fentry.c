@@ -939,6 +939,9 @@ struct tkp_wsite {
 	bool			refused;
 };
 
+/* tkp_wild_one()'s return that ends the walk of vmlinux, not an error */
+#define TKP_WALK_END	1
+
 struct tkp_wild {
 	const char		*glob;
 	const char		*mod;		/* "MOD:PATTERN": MOD, else NULL */
@@ -986,6 +989,19 @@ static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 	unsigned long site;
 	bool first;
 	int ret;
+
+	/*
+	 * kallsyms walks vmlinux's symbols in address order (its lookups
+	 * search them so).  Once init text is freed no symbol past the end
+	 * of the kernel's text is a function: with CONFIG_KALLSYMS_ALL,
+	 * read-only data, data and bss are a third of kallsyms, or half,
+	 * and the walk's cost is mostly each name's expansion (bench row
+	 * alldef).  Where init text lies before the text (RISC-V), it is
+	 * free by then too.
+	 */
+	if (!w->modules && addr >= (unsigned long)_etext &&
+	    system_state >= SYSTEM_FREEING_INITMEM)
+		return TKP_WALK_END;
 
 	first = !w->modules && addr != w->last;
 	w->last = addr;
@@ -1070,8 +1086,10 @@ static int tkp_wild_walk(struct tkp_wild *w)
 
 	if (!w->mod)
 		ret = tkp_kallsyms_walk(tkp_wild_one, w);
+	if (ret < 0)
+		return ret;
 	w->modules = true;
-	return ret ?: tkp_module_kallsyms_walk(w->mod, tkp_wild_one, w);
+	return tkp_module_kallsyms_walk(w->mod, tkp_wild_one, w);
 }
 
 /* Returns 0, -ENOENT when no function is left, -ENOMEM. */
