@@ -545,7 +545,10 @@ group, a cost that is mostly ftrace's walk of all its records whatever
 the number of probes (x86_64's upstream, whose kprobes on function
 entries go through ftrace, updates ftrace once per probe); wild, for the
 same reason (upstream's one kprobe per function costs little here); and
-alldef against the function tracer's switch-on, as on x86_64.  On 6.12
+alldef against the function tracer's switch-on: as on x86_64, but a
+function's ftrace site lies past its first instruction here (BTI, the
+patchable entry), and finding it takes a kallsyms lookup of the
+function's size for each function, besides the walk.  On 6.12
 entry and ustring are not met either: there upstream's kprobe costs less
 than on 6.1 and ftrace's own call more (the function tracer alone, row
 ftrace, is 0.52 of upstream's entry), and a hit's registers, which 6.12's
@@ -663,17 +666,19 @@ Since issue 24 a record goes through the trace event core's API
 string through the kernel's nofault copies: the ret, offset and ustring
 goals had been met with copies of core internals that are gone, and are
 not met through the API alone (retval's is met again on 6.12 since the
-hit path lost its stack canary).  alldef is not met either: defining
-the event walks every kallsyms symbol (about 40% of its cost on 6.12,
-the names' expansion), looks up the ftrace site of each function symbol
-(data and the padding symbols before functions are skipped) and asks
-the kprobe blacklist about it (prep patches 0012 and 0013 made that
-cheaper; a suffixed symbol, foo.part.0, still costs kprobes a lookup of
-foo by name, about 15% of the cost on 6.12), and enabling it is the
-tracer's own switch-on (the same patching of every function) plus the
-filter of every function's address our ftrace_ops needs and the
-tracer's does not; the hits ftrace delivers while it patches return at
-once, as the tracer's do, our ops serving no function yet.
+hit path lost its stack canary).  alldef is met, narrowly on 6.12:
+defining the event walks kallsyms up to the end of vmlinux's text
+(past it, once init text is freed, no symbol is a function), looks up
+the ftrace site of each function symbol (the padding symbols before
+functions are skipped) and asks the kprobe blacklist about it, by
+binary search (prep patches 0012 to 0014).  Of what is left, the
+names' expansion is about a third on 6.12, and kprobes' lookup of foo
+by name for each suffixed symbol (foo.part.0) about a quarter.
+Enabling it is the tracer's own switch-on (the same patching of every
+function) plus the filter of every function's address our ftrace_ops
+needs and the tracer's does not; the hits ftrace delivers while it
+patches return at once, as the tracer's do, our ops serving no
+function yet.
 
 ### Method
 

@@ -992,12 +992,12 @@ static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 
 	/*
 	 * kallsyms walks vmlinux's symbols in address order (its lookups
-	 * search them so).  Once init text is freed no symbol past the end
-	 * of the kernel's text is a function: with CONFIG_KALLSYMS_ALL,
-	 * read-only data, data and bss are a third of kallsyms, or half,
-	 * and the walk's cost is mostly each name's expansion (bench row
-	 * alldef).  Where init text lies before the text (RISC-V), it is
-	 * free by then too.
+	 * search them so).  Once init text is freed, core kernel text is
+	 * [_stext, _etext) and the gate area, which has no symbols: none
+	 * past _etext is a function to hook, wherever init text lay.  With
+	 * CONFIG_KALLSYMS_ALL, read-only data, data and bss are a third of
+	 * kallsyms, or half, and the walk's cost is mostly each name's
+	 * expansion (bench row alldef).
 	 */
 	if (!w->modules && addr >= (unsigned long)_etext &&
 	    system_state >= SYSTEM_FREEING_INITMEM)

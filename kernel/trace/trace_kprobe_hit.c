@@ -1743,11 +1743,12 @@ static noinline void tkp_fentry_args_hit(unsigned long ip,
 NOKPROBE_SYMBOL(tkp_fentry_args_hit);
 
 /*
- * The test of an idle ops stays apart from the hit it guards: ftrace
- * calls an ops that serves no site yet for each function it has hooked
- * while it patches the rest in (some 600,000 calls for p:all/a *, bench
- * rows alldef and allclr), and such a call must cost no more than the
- * test, whatever frame the hit needs.
+ * The test of an idle ops stays apart from the hit it guards, which is
+ * noinline (and NOKPROBE) and reached from here only: ftrace calls an
+ * ops that serves no site yet for each function it has hooked while it
+ * patches the rest in (some 600,000 calls for p:all/a *, bench rows
+ * alldef and allclr), and such a call must cost no more than the test,
+ * whatever frame the hit needs.
  */
 static void tkp_fentry_hit_args(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *ops,
@@ -1755,7 +1756,7 @@ static void tkp_fentry_hit_args(unsigned long ip, unsigned long parent_ip,
 {
 	if (tkp_fops_idle(ops))
 		return;
-	/* The same arguments: a jump, nothing moved. */
+	/* The same arguments, for the call to be a jump where it can. */
 	tkp_fentry_args_hit(ip, parent_ip, ops, fregs);
 }
 NOKPROBE_SYMBOL(tkp_fentry_hit_args);
