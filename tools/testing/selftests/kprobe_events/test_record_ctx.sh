@@ -18,9 +18,9 @@ flags() {
 
 # trigger_head: head reads /proc/version; HEAD_PID is its pid.
 trigger_head() {
-	sh -c 'echo $$ > /tmp/kpe-ctx.pid; exec head -n1 /proc/version' > /dev/null
-	HEAD_PID=$(cat /tmp/kpe-ctx.pid)
-	rm -f /tmp/kpe-ctx.pid
+	head -n1 /proc/version > /dev/null &
+	HEAD_PID=$!
+	wait $HEAD_PID
 }
 
 # An int3 kprobe (optimization off): the first offset in vfs_read after
