@@ -63,11 +63,26 @@ static nokprobe_inline char *tkp_symbuf(void)
 }
 
 /*
- * The entry time (trace_clock_local()) of the return being recorded on
- * this CPU, for $duration; saved and restored around each return handler,
- * so that one nested in another's recording leaves it as it was.
+ * The entry time (tkp_clock()) of the return being recorded on this CPU,
+ * for $duration; saved and restored around each return handler, so that
+ * one nested in another's recording leaves it as it was.
  */
 static DEFINE_PER_CPU(u64, tkp_entry_ns);
+
+/*
+ * $duration's clock: trace_clock() (local_clock()), not
+ * trace_clock_local() (sched_clock()).  A function's call may sleep and
+ * go on on another CPU, and the raw clock holds for neither: where the
+ * kernel finds it unstable (the TSC under QEMU's TCG, for one; the trace
+ * buffers then default to clock "global"), it jumped seconds ahead of the
+ * records' own timestamps inside one "sleep 1" (test_args_duration.sh).
+ * local_clock() is the raw clock where that is stable, and otherwise is
+ * kept within a tick of the kernel's time, as clock "global" is.
+ */
+static nokprobe_inline u64 tkp_clock(void)
+{
+	return trace_clock();
+}
 /* Likewise the arguments its entry took ($argN in return probes). */
 static DEFINE_PER_CPU(const u8 *, tkp_entry_data);
 
@@ -230,7 +245,7 @@ static nokprobe_inline unsigned long tkp_source(const struct tkp_arg *a,
 	case TKP_SRC_ARG:
 		return tkp_kernel_arg(regs, a->param);
 	case TKP_SRC_DURATION:
-		return trace_clock_local() - __this_cpu_read(tkp_entry_ns);
+		return tkp_clock() - __this_cpu_read(tkp_entry_ns);
 	case TKP_SRC_CURRENT:
 		return (unsigned long)current;
 	default:
@@ -1259,7 +1274,7 @@ int tkp_return_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	enum tkp_gate from;
 	int bit;
 
-	*(u64 *)ri->data = trace_clock_local();
+	*(u64 *)ri->data = tkp_clock();
 	if (!rp)
 		return 0;
 	tp = container_of(rp, struct tkp_kp, rp)->tp;
@@ -1362,7 +1377,7 @@ static nokprobe_inline void tkp_pool_hook(struct tkp_hook *hk,
 		if (gen->tp->entry_size)
 			tkp_entry_capture(gen->tp, regs, rn->data);
 		if (gen->duration)
-			rn->entry_ns = trace_clock_local();
+			rn->entry_ns = tkp_clock();
 	}
 	__rethook_hook(node, regs, true);
 	/*

@@ -13,10 +13,12 @@ grep -qF "field:u64 duration;" "$(ev_dir dur)/format" ||
 	fail "no 'u64 duration' field in the format"
 quiet_write "hist:keys=common_pid:vals=duration" "$(ev_dir dur)/trigger" ||
 	fail "cannot set a histogram on duration"
-# The entry's record, to compare the duration with the trace clock's own
-# timestamps: $duration is read from the same clock (trace_clock_local),
-# which under TCG may drift from the guest's wall clock once the TSC is
-# marked unstable, so "sleep 1" alone does not bound it closely.
+# The entry's record, to compare the duration with the trace buffer's own
+# timestamps: $duration is timed by trace_clock(), which keeps with the
+# buffer's clock ("local" where the TSC is stable, "global" where the
+# kernel marked it unstable, as under TCG, whose raw TSC once ran 7.7 s
+# ahead within one "sleep 1" while trace_clock_local() timed $duration).
+# "sleep 1" alone does not bound it closely: TCG stalls the guest.
 expect_ok "p:durin hrtimer_nanosleep"
 enable_ev durin
 enable_ev dur
