@@ -839,6 +839,18 @@ static void tkp_pool_free(struct tkp_pool *pool)
 #endif /* TKP_FENTRY_RETURNS */
 
 /*
+ * The ftrace site in (@base, @base + TKP_SITE_PAST_ENTRY], or at @base, or
+ * 0.  One lookup: two sites are never that close, as every function with
+ * one is longer than TKP_SITE_PAST_ENTRY (its patchable entry and a
+ * return), so the one found is the one nearest @base.  Whether it is in
+ * @base's function, the caller checks.
+ */
+static unsigned long tkp_site_near(unsigned long base)
+{
+	return ftrace_location_range(base, base + TKP_SITE_PAST_ENTRY);
+}
+
+/*
  * The ftrace site that serves a kprobe on @base + @offset, or 0 if none
  * does.  The kprobes core moves a probe on a function's first byte past
  * x86's endbr64, to where ftrace's call is: so does this, and only a
@@ -850,26 +862,27 @@ static void tkp_pool_free(struct tkp_pool *pool)
  * entry is served by the site there, in the function: not by any site
  * in the function's kallsyms range, as ftrace_location() would answer,
  * which on 6.1's arm64 may be that of an overridden __weak function's
- * body left behind it, never called.
+ * body left behind it, never called.  A pattern's walk knows where each
+ * function ends without kallsyms' lookup of its size (tkp_wild_one()).
  */
 static unsigned long tkp_site_of(unsigned long base, long offset)
 {
-	unsigned long site, size, off, d;
+	unsigned long site, size, off;
 	bool entry;
 
 	if (!base || offset < 0)
 		return 0;
 	site = (unsigned long)arch_adjust_kprobe_addr(base, offset, &entry);
-	if (site && ftrace_location_range(site, site) == site)
+	if (!TKP_SITE_PAST_ENTRY || site != base || !entry)
+		return site && ftrace_location_range(site, site) == site ?
+		       site : 0;
+	site = tkp_site_near(base);
+	if (site == base)
 		return site;
-	if (!TKP_SITE_PAST_ENTRY || site != base || !entry ||
-	    !kallsyms_lookup_size_offset(base, &size, &off) || off)
+	if (!site || !kallsyms_lookup_size_offset(base, &size, &off) || off ||
+	    site - base >= size)
 		return 0;
-	for (d = TKP_INSN_SIZE; d <= TKP_SITE_PAST_ENTRY && d < size;
-	     d += TKP_INSN_SIZE)
-		if (ftrace_location_range(base + d, base + d) == base + d)
-			return base + d;
-	return 0;
+	return site;
 }
 
 /*
@@ -972,6 +985,38 @@ static int tkp_wild_grow(struct tkp_wild *w)
 }
 
 /*
+ * The site of the function at @addr, a symbol of @w's walk.  Where a
+ * site may lie past the entry (TKP_SITE_PAST_ENTRY), the walk of vmlinux
+ * takes the one near the entry, and drops it once the next symbol shows
+ * that it lies past the function's end (tkp_wild_ends()): kallsyms'
+ * symbols come in address order, and the next address is where
+ * kallsyms' lookup of the function's size would end it.  That lookup
+ * for each function was a quarter of what defining every function
+ * cost on arm64 (bench row alldef).  arm64 moves no entry
+ * (arch_adjust_kprobe_addr()): the site near a symbol's entry is that
+ * tkp_site_of() gives, if it lies in the function.
+ */
+static unsigned long tkp_wild_site(struct tkp_wild *w, unsigned long addr)
+{
+	if (!TKP_SITE_PAST_ENTRY || w->modules)
+		return tkp_site_of(addr, 0);
+	return tkp_site_near(addr);
+}
+
+/*
+ * The function at the walk's last address ends at @end: a site taken
+ * for it past that (tkp_wild_site()) is not in it.  Its names are the
+ * last sites noted, all with the one site.
+ */
+static void tkp_wild_ends(struct tkp_wild *w, unsigned long end)
+{
+	while (TKP_SITE_PAST_ENTRY && w->n &&
+	       w->sites[w->n - 1].func == w->last &&
+	       w->sites[w->n - 1].site >= end)
+		w->n--;
+}
+
+/*
  * A symbol whose name matches: its ftrace site, if it has one, noted
  * with the symbol's address (one walk; aliases give the same site twice,
  * sorted out later), and the kprobe blacklist's answer for it.  That
@@ -999,11 +1044,12 @@ static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 	 * kallsyms, or half, and the walk's cost is mostly each name's
 	 * expansion (bench row alldef).
 	 */
+	first = !w->modules && addr != w->last;
+	if (first)
+		tkp_wild_ends(w, addr);
 	if (!w->modules && addr >= (unsigned long)_etext &&
 	    system_state >= SYSTEM_FREEING_INITMEM)
 		return TKP_WALK_END;
-
-	first = !w->modules && addr != w->last;
 	w->last = addr;
 
 	/*
@@ -1030,7 +1076,7 @@ static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 	}
 	if (!glob_match(w->glob, name))
 		return 0;
-	site = tkp_site_of(addr, 0);
+	site = tkp_wild_site(w, addr);
 	if (!site)
 		return 0;
 	if (w->n == w->max) {
@@ -1088,6 +1134,11 @@ static int tkp_wild_walk(struct tkp_wild *w)
 		ret = tkp_kallsyms_walk(tkp_wild_one, w);
 	if (ret < 0)
 		return ret;
+	/* A walk to the last symbol: its function's end is kallsyms' say. */
+	if (TKP_SITE_PAST_ENTRY && ret != TKP_WALK_END)
+		while (w->n && w->sites[w->n - 1].func == w->last &&
+		       !tkp_site_of(w->last, 0))
+			w->n--;
 	w->modules = true;
 	return tkp_module_kallsyms_walk(w->mod, tkp_wild_one, w);
 }
