@@ -24,6 +24,7 @@
 #include <linux/context_tracking_irq.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
+#include <linux/sched/clock.h>
 #include <linux/trace_recursion.h>
 #include <linux/uaccess.h>
 
@@ -70,18 +71,34 @@ static nokprobe_inline char *tkp_symbuf(void)
 static DEFINE_PER_CPU(u64, tkp_entry_ns);
 
 /*
- * $duration's clock: trace_clock() (local_clock()), not
+ * $duration's clock: the scheduler's clock of this CPU (what
+ * local_clock() and trace clocks "perf" and "global" read), not
  * trace_clock_local() (sched_clock()).  A function's call may sleep and
- * go on on another CPU, and the raw clock holds for neither: where the
+ * go on on another CPU, and the raw clock holds for neither where the
  * kernel finds it unstable (the TSC under QEMU's TCG, for one; the trace
- * buffers then default to clock "global"), it jumped seconds ahead of the
+ * buffers then default to clock "global"): it jumped seconds ahead of the
  * records' own timestamps inside one "sleep 1" (test_args_duration.sh).
- * local_clock() is the raw clock where that is stable, and otherwise is
- * kept within a tick of the kernel's time, as clock "global" is.
+ * sched_clock_cpu() is the raw clock where that is stable, and otherwise
+ * kept within a tick of the kernel's time.  Not through trace_clock():
+ * 6.12's local_clock() is out of line and not notrace, and a return probe
+ * on it hooks its return before any recursion bit is held
+ * (test_args_duration_clocks.sh).  Every caller has preemption off.
  */
 static nokprobe_inline u64 tkp_clock(void)
 {
-	return trace_clock();
+	return sched_clock_cpu(raw_smp_processor_id());
+}
+
+/*
+ * The nanoseconds since @entry.  Two CPUs' clocks may differ by up to a
+ * tick where the raw clock is unstable: a call that moved to another
+ * CPU may end "before" it began, which is no duration at all.
+ */
+static nokprobe_inline u64 tkp_since(u64 entry)
+{
+	s64 d = tkp_clock() - entry;
+
+	return d > 0 ? d : 0;
 }
 /* Likewise the arguments its entry took ($argN in return probes). */
 static DEFINE_PER_CPU(const u8 *, tkp_entry_data);
@@ -245,7 +262,7 @@ static nokprobe_inline unsigned long tkp_source(const struct tkp_arg *a,
 	case TKP_SRC_ARG:
 		return tkp_kernel_arg(regs, a->param);
 	case TKP_SRC_DURATION:
-		return tkp_clock() - __this_cpu_read(tkp_entry_ns);
+		return tkp_since(__this_cpu_read(tkp_entry_ns));
 	case TKP_SRC_CURRENT:
 		return (unsigned long)current;
 	default:
@@ -1481,7 +1498,9 @@ static nokprobe_inline unsigned long __tkp_fentry_common(unsigned long ip,
 	int bit = held;
 
 	/*
-	 * Hooking a return records nothing and calls nothing traced: only
+	 * Hooking a return records nothing and calls nothing traced but
+	 * irq_work_queue() when a pool runs short, flagged first so that a
+	 * hook nested in it does not call it again (tkp_pool_hook()): only
 	 * an entry probe, or a return probe that takes arguments at the
 	 * entry, needs the recursion bit, taken when first needed.  A
 	 * return hooked from inside a recording is refused when it comes.
