@@ -14,7 +14,7 @@ grep -qF "field:u64 duration;" "$(ev_dir dur)/format" ||
 quiet_write "hist:keys=common_pid:vals=duration" "$(ev_dir dur)/trigger" ||
 	fail "cannot set a histogram on duration"
 # The entry's record, to compare the duration with the trace buffer's own
-# timestamps: $duration is timed by trace_clock(), which keeps with the
+# timestamps: $duration is timed by sched_clock_cpu(), which keeps with the
 # buffer's clock ("local" where the TSC is stable, "global" where the
 # kernel marked it unstable, as under TCG, whose raw TSC once ran 7.7 s
 # ahead within one "sleep 1" while trace_clock_local() timed $duration).
