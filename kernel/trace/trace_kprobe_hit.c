@@ -70,11 +70,14 @@ static nokprobe_inline char *tkp_symbuf(void)
  */
 static DEFINE_PER_CPU(u64, tkp_entry_ns);
 
+/* Likewise the arguments its entry took ($argN in return probes). */
+static DEFINE_PER_CPU(const u8 *, tkp_entry_data);
+
 /*
  * $duration's clock: the scheduler's clock of this CPU (what
  * local_clock() and trace clocks "perf" and "global" read), not
  * trace_clock_local() (sched_clock()).  A function's call may sleep and
- * go on on another CPU, and the raw clock holds for neither where the
+ * resume on another CPU, and the raw clock holds for neither where the
  * kernel finds it unstable (the TSC under QEMU's TCG, for one; the trace
  * buffers then default to clock "global"): it jumped seconds ahead of the
  * records' own timestamps inside one "sleep 1" (test_args_duration.sh).
@@ -100,8 +103,6 @@ static nokprobe_inline u64 tkp_since(u64 entry)
 
 	return d > 0 ? d : 0;
 }
-/* Likewise the arguments its entry took ($argN in return probes). */
-static DEFINE_PER_CPU(const u8 *, tkp_entry_data);
 
 /*
  * Is @addr to be read as user memory?  Where user and kernel addresses
