@@ -52,6 +52,13 @@ static inline void tkp_bpf_count_missed(const struct bpf_prog_array *array)
 }
 #endif
 
+/*
+ * The name kprobes check an address's blacklisting with
+ * (lookup_symbol_name()): 6.1's cleans a clang LTO symbol of its
+ * ".llvm.N" suffix, as ftrace's names are; 6.12's does not.
+ */
+#define TKP_BLACKLIST_NAME_CLEANED	(!TKP_API_6_12)
+
 /* The unaligned accessors left asm/ for linux/ in 6.12. */
 #if TKP_API_6_12
 #include <linux/unaligned.h>

@@ -1087,7 +1087,8 @@ static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 	w->sites[w->n].site = site;
 	w->sites[w->n].func = addr;
 	if (first) {
-		w->sites[w->n].refused = within_kprobe_blacklist_sym(site, raw);
+		w->sites[w->n].refused = within_kprobe_blacklist_sym(site,
+				TKP_BLACKLIST_NAME_CLEANED ? name : raw);
 	} else {
 		w->sites[w->n].refused = within_kprobe_blacklist(site);
 		cond_resched();	/* a module's walk does not */
