@@ -990,11 +990,12 @@ static int tkp_wild_grow(struct tkp_wild *w)
  * takes the one near the entry, and drops it once the next symbol shows
  * that it lies past the function's end (tkp_wild_ends()): kallsyms'
  * symbols come in address order, and the next address is where
- * kallsyms' lookup of the function's size would end it.  That lookup
- * for each function was a quarter of what defining every function
- * cost on arm64 (bench row alldef).  arm64 moves no entry
- * (arch_adjust_kprobe_addr()): the site near a symbol's entry is that
- * tkp_site_of() gives, if it lies in the function.
+ * kallsyms' lookup of the function's size would end it.  That lookup,
+ * with ftrace's for each instruction past the entry, was a third of
+ * what defining every function cost on arm64 (bench row alldef).
+ * arm64 moves no entry (arch_adjust_kprobe_addr()): the site near a
+ * symbol's entry is that tkp_site_of() gives, if it lies in the
+ * function.
  */
 static unsigned long tkp_wild_site(struct tkp_wild *w, unsigned long addr)
 {
