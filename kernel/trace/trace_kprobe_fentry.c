@@ -1137,10 +1137,9 @@ static int tkp_wild_walk(struct tkp_wild *w)
 	if (ret < 0)
 		return ret;
 	/* A walk to the last symbol: its function's end is kallsyms' say. */
-	if (TKP_SITE_PAST_ENTRY && ret != TKP_WALK_END)
-		while (w->n && w->sites[w->n - 1].func == w->last &&
-		       !tkp_site_of(w->last, 0))
-			w->n--;
+	if (TKP_SITE_PAST_ENTRY && ret != TKP_WALK_END &&
+	    !tkp_site_of(w->last, 0))
+		tkp_wild_ends(w, w->last);
 	w->modules = true;
 	return tkp_module_kallsyms_walk(w->mod, tkp_wild_one, w);
 }
