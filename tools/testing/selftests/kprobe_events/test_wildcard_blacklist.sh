@@ -10,7 +10,8 @@ BL=/sys/kernel/debug/kprobes/blacklist
 [ -f "$BL" ] || BL=/debug/kprobes/blacklist
 [ -f "$BL" ] || skip "no kprobes blacklist file"
 W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
+LOADED=
+trap 'rm -rf "$W"; [ -z "$LOADED" ] || rmmod kpe_kmod 2>/dev/null' EXIT
 
 # The names kprobes refuse: blacklisted, or cut at their first '.' so
 # (vmlinux's: a module's lines name the module too).
@@ -39,28 +40,51 @@ one_glob() {
 # pattern matching it alone is refused, no function left.  Among them a
 # clone of a blacklisted function, not itself on the list, is refused
 # only by kprobes' suffix rule, which the pattern is to follow too.
-n=0 clones=0
-for s in $(awk '$2 == 1 { print $1 }' "$W/names"); do
-	# A module's function of that name would match too.
-	grep -qxF "$s" "$W/modaff" && continue
-	n=$((n + 1))
-	[ $n -le 64 ] || break
-	if ! grep -qxF "$s" "$W/bl"; then
-		clones=$((clones + 1))
-		log "$s: blacklisted as ${s%%.*}"
+# GROUP names the pass: a pattern's walk of vmlinux answers the suffix
+# rule from the names it saw on the blacklist, unless the blacklist has
+# ranges the walk did not see (a module's), when it looks each name up.
+refused_pass() {
+	n=0 clones=0
+	for s in $(awk '$2 == 1 { print $1 }' "$W/names"); do
+		# A module's function of that name would match too.
+		grep -qxF "$s" "$W/modaff" && continue
+		n=$((n + 1))
+		[ $n -le 64 ] || break
+		if ! grep -qxF "$s" "$W/bl"; then
+			clones=$((clones + 1))
+			log "$1: $s: blacklisted as ${s%%.*}"
+		fi
+		expect_refused ENOENT "p:$1/r$n $(one_glob "$s")"
+	done
+	[ $clones -gt 0 ] ||
+		log "no clone of a blacklisted function here (suffix rule untested)"
+
+	# A clone of a function kprobes take is taken.
+	s=$(awk '$2 == 0 && index($1, ".") { print $1; exit }' "$W/names")
+	if [ -n "$s" ]; then
+		g=$(one_glob "$s")
+		expect_ok "p:$1/ok $g"
+		listing_has "p:$1/ok $g" || fail "listing does not show $g"
+		"$KPE_WRITE" -a "$T/kprobe_events" "-:$1/ok" >/dev/null ||
+			fail "cannot remove $1/ok"
+		log "$1: $s: taken"
 	fi
-	expect_refused ENOENT "p:wbl/r$n $(one_glob "$s")"
-done
-[ $clones -gt 0 ] || log "no clone of a blacklisted function here (suffix rule untested)"
+}
+refused_pass wbl
 checked=$n
 
-# A clone of a function kprobes take is taken.
-s=$(awk '$2 == 0 && index($1, ".") { print $1; exit }' "$W/names")
-if [ -n "$s" ]; then
-	g=$(one_glob "$s")
-	expect_ok "p:wbl/ok $g"
-	listing_has "p:wbl/ok $g" || fail "listing does not show $g"
-	log "$s: taken"
+# Again with a module on the blacklist (kpe_kmod's kpe_nokprobe_fn).
+if [ -n "$(find /lib/modules -name kpe_kmod.ko 2>/dev/null)" ] &&
+   ! lsmod | grep -q '^kpe_kmod '; then
+	modprobe kpe_kmod || fail "modprobe kpe_kmod failed"
+	LOADED=1
+	grep -q "kpe_nokprobe_fn" "$BL" ||
+		fail "kpe_nokprobe_fn is not on the kprobe blacklist"
+	refused_pass wbm
+	rmmod kpe_kmod || fail "rmmod kpe_kmod failed"
+	LOADED=
+else
+	log "kpe_kmod not at hand: no pass with a module on the blacklist"
 fi
 
 # Over a prefix: the note counts the refused ones, no more, no fewer.
