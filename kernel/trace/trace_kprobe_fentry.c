@@ -945,8 +945,8 @@ static bool tkp_ret_refused(unsigned long func)
 /*
  * A matching function's ftrace site and its start, as a record names it,
  * and whether kprobes refuse it (asked in tkp_wild_one()), or, where
- * that waits for the end of the walk, where its name is in the walk's
- * @names (tkp_wild_settle()).
+ * that waits for the end of the walk, what the blacklist needs to say
+ * (@cut, tkp_wild_settle()).
  */
 struct tkp_wsite {
 	unsigned long		site;
@@ -954,7 +954,7 @@ struct tkp_wsite {
 	bool			refused;
 	bool			pending;
 	bool			module;		/* a module's function */
-	unsigned int		name;
+	u32			cut;
 };
 
 /* tkp_wild_one()'s return that ends the walk of vmlinux, not an error */
@@ -970,36 +970,8 @@ struct tkp_wild {
 	unsigned long		last;		/* the walk's last address */
 	bool			modules;	/* walking modules' symbols */
 	struct kprobe_blacklist_walk bl;	/* the blacklist along vmlinux */
-	char			*names;		/* of pending sites */
-	unsigned int		names_len;
-	unsigned int		names_max;
 	char			name[KSYM_NAME_LEN];
 };
-
-/*
- * Keep @name, whose site's answer from the kprobe blacklist waits for the
- * end of the walk.  Returns its place in @w->names, or -ENOMEM.
- */
-static int tkp_wild_keep_name(struct tkp_wild *w, const char *name)
-{
-	size_t len = strlen(name) + 1;
-	unsigned int max;
-	char *names;
-	int at;
-
-	if (w->names_max - w->names_len < len) {
-		max = max_t(unsigned int, 2 * w->names_max, 4096);
-		names = krealloc(w->names, max, GFP_KERNEL);
-		if (!names)
-			return -ENOMEM;
-		w->names = names;
-		w->names_max = max;
-	}
-	at = w->names_len;
-	memcpy(w->names + at, name, len);
-	w->names_len += len;
-	return at;
-}
 
 /* Room for twice as many sites (walks may sleep). */
 static int tkp_wild_grow(struct tkp_wild *w)
@@ -1131,17 +1103,11 @@ static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 	w->sites[w->n].pending = false;
 	w->sites[w->n].module = w->modules;
 	if (first) {
-		name = TKP_BLACKLIST_NAME_CLEANED ? name : raw;
-		ret = kprobe_blacklist_walk_sym(&w->bl, site, name);
-		if (ret == -EAGAIN) {
-			ret = tkp_wild_keep_name(w, name);
-			if (ret < 0)
-				return ret;
-			w->sites[w->n].name = ret;
-			w->sites[w->n].pending = true;
-			ret = 0;
-		}
-		w->sites[w->n].refused = ret;
+		ret = kprobe_blacklist_walk_sym(&w->bl, site,
+				TKP_BLACKLIST_NAME_CLEANED ? name : raw,
+				&w->sites[w->n].cut);
+		w->sites[w->n].pending = ret == -EAGAIN;
+		w->sites[w->n].refused = ret > 0;
 	} else {
 		w->sites[w->n].refused = within_kprobe_blacklist(site);
 		cond_resched();	/* a module's walk does not */
@@ -1152,11 +1118,12 @@ static int tkp_wild_one(void *data, const char *name, unsigned long addr)
 
 /*
  * The blacklist's answers that waited for the end of vmlinux's walk: a
- * suffixed function's, which hangs on the name it is cut to.  Asked
- * along the walk, each looked that name up in kallsyms, a quarter of what
- * defining every function cost on x86_64 and a third on arm64 (bench row
- * alldef); once the walk has seen every name on the blacklist, only a
- * name among them is.
+ * suffixed function's, which hangs on the function its name is cut to.
+ * Asked along the walk, each looked that name up in kallsyms, a quarter
+ * of what defining every function cost on x86_64 and a third on arm64
+ * (bench row alldef); once the walk has seen every name on the
+ * blacklist, only a function whose cut name is among them is asked the
+ * usual way.
  */
 static void tkp_wild_settle(struct tkp_wild *w, int ret)
 {
@@ -1165,8 +1132,8 @@ static void tkp_wild_settle(struct tkp_wild *w, int ret)
 	for (i = 0; ret >= 0 && i < w->n; i++) {
 		if (!w->sites[i].pending)
 			continue;
-		w->sites[i].refused = kprobe_blacklist_walk_suffixed(&w->bl,
-					w->names + w->sites[i].name);
+		w->sites[i].refused = kprobe_blacklist_walk_cut(&w->bl,
+					w->sites[i].site, w->sites[i].cut);
 		w->sites[i].pending = false;
 		cond_resched();
 	}
@@ -1299,7 +1266,6 @@ static int tkp_wild_register(struct tkp_probe *tp)
 out:
 	kvfree(hooks);
 	kvfree(w->sites);
-	kfree(w->names);
 	kfree(w);
 	return ret;
 }

@@ -73,6 +73,21 @@ refused_pass() {
 refused_pass wbl
 checked=$n
 
+# A clone whose cut name is no function of vmlinux's: kprobes look the
+# name up in modules then, and kpe_kmod has one by that name on its
+# blacklist (kmod/kpe_kmod.c).
+CUT=__bpf_lru_list_shrink
+clone=$(awk -v c="$CUT" 'index($1, c ".") == 1 { print $1; exit }' "$W/aff")
+grep -qE "^[0-9a-f]+ [tT] $CUT\$" /proc/kallsyms && clone=
+if [ -n "$clone" ] && ! grep -qxF "$clone" "$W/bl"; then
+	expect_ok "p:wbx/c $(one_glob "$clone")"
+	"$KPE_WRITE" -a "$T/kprobe_events" "-:wbx/c" >/dev/null ||
+		fail "cannot remove wbx/c"
+else
+	clone=
+	log "no clone of a function vmlinux lacks ($CUT.*) here"
+fi
+
 # Again with a module on the blacklist (kpe_kmod's kpe_nokprobe_fn).
 if [ -n "$(find /lib/modules -name kpe_kmod.ko 2>/dev/null)" ] &&
    ! lsmod | grep -q '^kpe_kmod '; then
@@ -81,6 +96,15 @@ if [ -n "$(find /lib/modules -name kpe_kmod.ko 2>/dev/null)" ] &&
 	grep -q "kpe_nokprobe_fn" "$BL" ||
 		fail "kpe_nokprobe_fn is not on the kprobe blacklist"
 	refused_pass wbm
+	if [ -n "$clone" ]; then
+		grep -qE "	$CUT \[kpe_kmod\]" "$BL" ||
+			{ dump "$BL"; fail "kpe_kmod's $CUT is not on the blacklist"; }
+		# The probe of the clone alone and the pattern agree.
+		expect_refused EINVAL "p:wbm/k $clone"
+		expect_refused ENOENT "p:wbm/c $(one_glob "$clone")"
+		log "$clone: refused while kpe_kmod's $CUT is on the blacklist"
+		checked=$((checked + 1))
+	fi
 	rmmod kpe_kmod || fail "rmmod kpe_kmod failed"
 	LOADED=
 else

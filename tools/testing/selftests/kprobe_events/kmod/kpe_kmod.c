@@ -161,6 +161,21 @@ static noinline __noclone __used int kpe_nokprobe_fn(int v)
 }
 NOKPROBE_SYMBOL(kpe_nokprobe_fn);
 
+/*
+ * On the blacklist under the name of a function vmlinux has only a
+ * clone of (__bpf_lru_list_shrink.isra.0 on the kernels tested, no
+ * __bpf_lru_list_shrink): kprobes look that name up for the clone, find
+ * this one, vmlinux having none, and refuse the clone while this module
+ * is in (test_wildcard_blacklist.sh).  Never called.
+ */
+static noinline __noclone __used int __bpf_lru_list_shrink(int v)
+{
+	WRITE_ONCE(kpe_sink, v);
+	barrier();
+	return v + 5;
+}
+NOKPROBE_SYMBOL(__bpf_lru_list_shrink);
+
 /* What kprobes/kpe_api probes. */
 static noinline __noclone __used void kpe_api_target(void)
 {
