@@ -543,15 +543,14 @@ enable and disable, where upstream arms each kprobe with one BRK
 written under stop_machine while ours updates ftrace once for the
 group, a cost that is mostly ftrace's walk of all its records whatever
 the number of probes (x86_64's upstream, whose kprobes on function
-entries go through ftrace, updates ftrace once per probe); wild, for the
-same reason (upstream's one kprobe per function costs little here); and
-alldef against the function tracer's switch-on (about 1.7 x): enabling
-costs about what the tracer's whole switch-on does, as on x86_64, and
-defining costs relatively more here.  Of the define (35M guest
-instructions on 6.12), about a third is the kprobes core's lookup by
-name of the function each suffixed copy (foo.isra.0, about 560 of
-them) was made from, which it asks whether that function is
-blacklisted.  (A function's ftrace site lies past its first instruction
+entries go through ftrace, updates ftrace once per probe); and wild, for
+the same reason (upstream's one kprobe per function costs little here).
+alldef is met (about 1.4 x the function tracer's switch-on): enabling
+costs about what the tracer's whole switch-on does, as on x86_64; the
+define (22M guest instructions on 6.12, 35M before) no longer searches
+kallsyms by name for the function each suffixed copy (foo.isra.0, about
+560 of them) was made from, a third of it: the kprobe blacklist answers
+from the names the walk saw on it (prep patch 0015).  (A function's ftrace site lies past its first instruction
 here; the walk bounds it by the next symbol, not by a kallsyms lookup
 of each function's size.)  On 6.12
 entry and ustring are not met either: there upstream's kprobe costs less
@@ -671,14 +670,16 @@ Since issue 24 a record goes through the trace event core's API
 string through the kernel's nofault copies: the ret, offset and ustring
 goals had been met with copies of core internals that are gone, and are
 not met through the API alone (retval's is met again on 6.12 since the
-hit path lost its stack canary).  alldef is met, narrowly on 6.12:
-defining the event walks kallsyms up to the end of vmlinux's text
-(past it, once init text is freed, no symbol is a function), looks up
-the ftrace site of each function symbol (the padding symbols before
-functions are skipped) and asks the kprobe blacklist about it, by
-binary search (prep patches 0012 to 0014).  Of what is left, the
-names' expansion is about a third on 6.12, and kprobes' lookup of foo
-by name for each suffixed symbol (foo.part.0) about a quarter.
+hit path lost its stack canary).  alldef is met: defining the event
+walks kallsyms up to the end of vmlinux's text (past it, once init text
+is freed, no symbol is a function), looks up the ftrace site of each
+function symbol (the padding symbols before functions are skipped) and
+asks the kprobe blacklist about it along the walk (prep patches 0012 to
+0015): by binary search only where the walk leaves the range it found
+last, and for a suffixed function (foo.part.0) from the names the walk
+saw on the blacklist, not by a search of kallsyms for foo, which was a
+quarter of the define on 6.12.  Of what is left, the names' expansion
+is about two fifths on 6.12.
 Enabling it is the tracer's own switch-on (the same patching of every
 function) plus the filter of every function's address our ftrace_ops
 needs and the tracer's does not; the hits ftrace delivers while it
