@@ -1125,11 +1125,11 @@ static int tkp_wild_one(void *data, const char *name, unsigned long addr)
  * blacklist, only a function whose cut name is among them is asked the
  * usual way.
  */
-static void tkp_wild_settle(struct tkp_wild *w, int ret)
+static void tkp_wild_settle(struct tkp_wild *w)
 {
 	unsigned int i;
 
-	for (i = 0; ret >= 0 && i < w->n; i++) {
+	for (i = 0; i < w->n; i++) {
 		if (!w->sites[i].pending)
 			continue;
 		w->sites[i].refused = kprobe_blacklist_walk_cut(&w->bl,
@@ -1137,7 +1137,6 @@ static void tkp_wild_settle(struct tkp_wild *w, int ret)
 		w->sites[i].pending = false;
 		cond_resched();
 	}
-	kprobe_blacklist_walk_end(&w->bl);
 }
 
 /* By site, then function: which alias is kept does not hang on sort(). */
@@ -1177,7 +1176,9 @@ static int tkp_wild_walk(struct tkp_wild *w)
 	if (!w->mod) {
 		kprobe_blacklist_walk_begin(&w->bl);
 		ret = tkp_kallsyms_walk(tkp_wild_one, w);
-		tkp_wild_settle(w, ret);
+		if (ret >= 0)
+			tkp_wild_settle(w);
+		kprobe_blacklist_walk_end(&w->bl);
 	}
 	if (ret < 0)
 		return ret;
