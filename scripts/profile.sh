@@ -24,7 +24,10 @@
 # for per-operation counts), or fnon, fnoff: the function tracer switched
 # on and off (bench rows allon, alloff), or loop: the getppid() loop with whatever
 # the rows before left enabled (alldef allon loop alloff: bench row
-# allhit).  Example:
+# allhit), or put:REL=VAL: VAL appended to the tracefs file REL, timed
+# (put:events/g/enable=1 profiles a group's enable), or sh:CMD: a guest
+# shell command, untimed, whose window is a one-call loop (to set up
+# what the next put row times; $T is the tracefs mount).  Example:
 #
 #   scripts/profile.sh linux 'r:b __x64_sys_getppid' pmu
 #
@@ -165,6 +168,10 @@ while IFS='	' read -r id def; do
 	fnon) $B put $id trunc $T/current_tracer function || rc=1 ;;
 	fnoff) $B put $id trunc $T/current_tracer nop || rc=1 ;;
 	loop) $B loop $id "$calls" || rc=1 ;;
+	put:*=*) rel=${def#put:}
+		$B put $id append "$T/${rel%%=*}" "${rel#*=}" || rc=1 ;;
+	sh:*) eval "${def#sh:}" || echo "kpe-prof: error $id $def"
+		$B loop $id 1 || rc=1 ;;
 	*)
 		echo > $T/trace
 		if ! echo "$def" > $T/kprobe_events ||

@@ -227,6 +227,90 @@ static nokprobe_inline long tkp_ustrncpy(char *dst, unsigned long src,
 	return len < 0 ? 0 : len ?: 1;
 }
 
+#if TKP_HAVE_ARGS_OPS && TKP_FTRACE_REGS_COPY
+/*
+ * 6.12's arm64: a hit's struct pt_regs, where the registers ftrace saved
+ * (@fregs) are copied only once something needs them all: a record the
+ * core's full way (a stack trace), perf, BPF, an argument read through
+ * the arch's pt_regs helpers ($stackN).  A record with no arguments in
+ * one plain trace instance reads none (bench rows entry and allhit), and
+ * an argument that is an argument register, the stack or the frame
+ * pointer is read from @fregs through ftrace's accessors (tkp_reg_at():
+ * bench rows ustring, entry3args, regread).  Until copied, @regs is zero
+ * but for the instruction pointer the hook sets (tkp_fentry_pc()) and
+ * whatever the previous hit left in the fields the copy writes, never
+ * read; its pstate is 0, which a copy's never is (ftrace_partial_regs()
+ * gives the kernel mode), nor the registers of a kprobe or a kretprobe,
+ * taken by an exception in the kernel.  See tkp_fentry_hit_args().
+ */
+struct tkp_regs_slot {
+	struct pt_regs regs;
+	struct ftrace_regs *fregs;
+};
+
+static noinline void tkp_regs_fill(struct pt_regs *regs)
+{
+	struct tkp_regs_slot *rs = container_of(regs, struct tkp_regs_slot,
+						regs);
+	unsigned long pc = instruction_pointer(regs);
+
+	ftrace_partial_regs(rs->fregs, regs);
+	instruction_pointer_set(regs, pc);
+}
+NOKPROBE_SYMBOL(tkp_regs_fill);
+
+/* @regs made readable, where @lazy says they may not be yet. */
+static nokprobe_inline void tkp_regs_ready(struct pt_regs *regs, bool lazy)
+{
+	if (lazy && unlikely(!regs->pstate))
+		tkp_regs_fill(regs);
+}
+
+/*
+ * The register at offset @off of struct pt_regs, of registers @regs not
+ * copied yet: from ftrace's where it has an accessor for it, from the copy
+ * made now otherwise (x8 and the link register, which ftrace saves too).
+ */
+static noinline unsigned long tkp_fregs_at(struct pt_regs *regs, u16 off)
+{
+	struct ftrace_regs *fregs = container_of(regs, struct tkp_regs_slot,
+						 regs)->fregs;
+
+	if (off == offsetof(struct pt_regs, sp))
+		return ftrace_regs_get_stack_pointer(fregs);
+	if (off == offsetof(struct pt_regs, regs[29]))
+		return ftrace_regs_get_frame_pointer(fregs);
+	tkp_regs_fill(regs);
+	return *(unsigned long *)((u8 *)regs + off);
+}
+NOKPROBE_SYMBOL(tkp_fregs_at);
+
+static nokprobe_inline unsigned long tkp_reg_at(struct pt_regs *regs, u16 off)
+{
+	struct tkp_regs_slot *rs;
+
+	if (likely(regs->pstate))
+		return *(unsigned long *)((u8 *)regs + off);
+	/* x0-x7, the usual argument (bench row ustring) */
+	if (off < offsetof(struct pt_regs, regs[8])) {
+		rs = container_of(regs, struct tkp_regs_slot, regs);
+		off -= offsetof(struct pt_regs, regs[0]);
+		return ftrace_regs_get_argument(rs->fregs,
+						off / sizeof(unsigned long));
+	}
+	return tkp_fregs_at(regs, off);
+}
+#else
+static nokprobe_inline void tkp_regs_ready(struct pt_regs *regs, bool lazy)
+{
+}
+
+static nokprobe_inline unsigned long tkp_reg_at(struct pt_regs *regs, u16 off)
+{
+	return *(unsigned long *)((u8 *)regs + off);
+}
+#endif
+
 /*
  * $stackN and the arguments past the registers: out of line, for the
  * same reason as tkp_uload_word(), as the arch reads the stack into a
@@ -246,22 +330,29 @@ static noinline unsigned long tkp_kernel_arg(struct pt_regs *regs,
 }
 NOKPROBE_SYMBOL(tkp_kernel_arg);
 
+/* @regs, all of them readable: for the arch's pt_regs helpers. */
+static nokprobe_inline struct pt_regs *tkp_regs_all(struct pt_regs *regs)
+{
+	tkp_regs_ready(regs, true);
+	return regs;
+}
+
 static nokprobe_inline unsigned long tkp_source(const struct tkp_arg *a,
 						struct pt_regs *regs)
 {
 	if (a->src_off != TKP_NO_REG)
-		return *(unsigned long *)((u8 *)regs + a->src_off);
+		return tkp_reg_at(regs, a->src_off);
 	switch (a->src) {
 	case TKP_SRC_REG:
-		return regs_get_register(regs, a->param);
+		return regs_get_register(tkp_regs_all(regs), a->param);
 	case TKP_SRC_STACK:
-		return tkp_stack_nth(regs, a->param);
+		return tkp_stack_nth(tkp_regs_all(regs), a->param);
 	case TKP_SRC_STACKP:
-		return kernel_stack_pointer(regs);
+		return kernel_stack_pointer(tkp_regs_all(regs));
 	case TKP_SRC_RETVAL:
-		return regs_return_value(regs);
+		return regs_return_value(tkp_regs_all(regs));
 	case TKP_SRC_ARG:
-		return tkp_kernel_arg(regs, a->param);
+		return tkp_kernel_arg(tkp_regs_all(regs), a->param);
 	case TKP_SRC_DURATION:
 		return tkp_since(__this_cpu_read(tkp_entry_ns));
 	case TKP_SRC_CURRENT:
@@ -680,8 +771,7 @@ static nokprobe_inline unsigned int tkp_fetch_args(const struct tkp_event *ev,
 		 * switch's chain of tests (bench row retval).
 		 */
 		if (likely(a->op == TKP_OP_REG)) {
-			tkp_put(field, *(unsigned long *)((u8 *)regs +
-							  a->reg_off), a->size);
+			tkp_put(field, tkp_reg_at(regs, a->reg_off), a->size);
 			continue;
 		}
 		switch (a->op) {
@@ -920,46 +1010,6 @@ static nokprobe_inline void tkp_fill_rec(const struct tkp_event *ev,
 		tkp_fetch_args(ev, prog, regs, rec + ev->hdr_size);
 }
 
-#if TKP_HAVE_ARGS_OPS && TKP_FTRACE_REGS_COPY
-/*
- * 6.12's arm64: a hit's struct pt_regs, where the registers ftrace saved
- * (@fregs) are copied only once something reads them: the fetch of an
- * argument, a record the core's full way (a stack trace), perf, BPF.  A
- * record with no arguments in one plain trace instance reads none (bench
- * rows entry and allhit).  Until copied, @regs is zero but for the
- * instruction pointer the hook sets (tkp_fentry_pc()) and whatever the
- * previous hit left in the fields the copy writes, never read; its pstate
- * is 0, which a copy's never is (ftrace_partial_regs() gives the kernel
- * mode).  See tkp_fentry_hit_args().
- */
-struct tkp_regs_slot {
-	struct pt_regs regs;
-	struct ftrace_regs *fregs;
-};
-
-static noinline void tkp_regs_fill(struct pt_regs *regs)
-{
-	struct tkp_regs_slot *rs = container_of(regs, struct tkp_regs_slot,
-						regs);
-	unsigned long pc = instruction_pointer(regs);
-
-	ftrace_partial_regs(rs->fregs, regs);
-	instruction_pointer_set(regs, pc);
-}
-NOKPROBE_SYMBOL(tkp_regs_fill);
-
-/* @regs made readable, where @lazy says they may not be yet. */
-static nokprobe_inline void tkp_regs_ready(struct pt_regs *regs, bool lazy)
-{
-	if (lazy && unlikely(!regs->pstate))
-		tkp_regs_fill(regs);
-}
-#else
-static nokprobe_inline void tkp_regs_ready(struct pt_regs *regs, bool lazy)
-{
-}
-#endif
-
 /*
  * One record of place @tp's hit into trace instance @file the trace event
  * core's full way, when it has more to do than a reservation and a
@@ -1111,14 +1161,12 @@ static nokprobe_inline int tkp_emit(struct tkp_probe *tp,
 		tkp_regs_ready(regs, lazy);
 		return tkp_emit_general(tp, regs, a, b, slot);
 	}
+	/* The fetch copies @regs itself if it needs them all (tkp_reg_at()). */
 	if (!ev->dyn) {
 		/* Fixed size: fetched right into the record. */
-		if (ev->rec_size != ev->hdr_size)
-			tkp_regs_ready(regs, lazy);
 		tkp_record(tp, file, regs, a, b, NULL,
 			   ev->rec_size - ev->hdr_size, lazy);
 	} else {
-		tkp_regs_ready(regs, lazy);
 		args = tkp_scratch_of(slot);
 		tkp_record(tp, file, regs, a, b, args,
 			   tkp_fetch_dyn(tp, regs, args), lazy);
