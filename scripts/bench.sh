@@ -663,8 +663,10 @@ function, define and enable within 1.5 times its switch-on (retdef
 against graphon), the loop at most its cost (rethit against graphfn),
 disable and clear within 1.5 times its switch-off (retclr against
 graphoff).  ftrace is a reference: the function tracer, the same code in
-both kernels but for prep patches 0002 and 0003 (the trace context word
-in line, its interrupt tests only in an interrupt), which it uses too.
+both kernels but for prep patches 0002, 0003 and 0016 (the trace context
+word in line, its interrupt tests only in an interrupt; the commit's
+test of the temp buffer without a preemption guard, which arm64 pays
+and x86_64 does not), which it uses too.
 Since issue 24 a record goes through the trace event core's API
 (trace_event_file_plain(), the core's reservation and commit) and a
 string through the kernel's nofault copies: the ret, offset and ustring

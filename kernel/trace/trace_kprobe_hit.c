@@ -227,7 +227,6 @@ static nokprobe_inline long tkp_ustrncpy(char *dst, unsigned long src,
 	return len < 0 ? 0 : len ?: 1;
 }
 
-#if TKP_HAVE_ARGS_OPS && TKP_FTRACE_REGS_COPY
 /*
  * 6.12's arm64: a hit's struct pt_regs, where the registers ftrace saved
  * (@fregs) are copied only once something needs them all: a record the
@@ -240,9 +239,21 @@ static nokprobe_inline long tkp_ustrncpy(char *dst, unsigned long src,
  * but for the instruction pointer the hook sets (tkp_fentry_pc()) and
  * whatever the previous hit left in the fields the copy writes, never
  * read; its pstate is 0, which a copy's never is (ftrace_partial_regs()
- * gives the kernel mode), nor the registers of a kprobe or a kretprobe,
- * taken by an exception in the kernel.  See tkp_fentry_hit_args().
+ * gives the kernel mode).  Nor is the pstate of any other struct pt_regs
+ * a hit gets there: those of a kprobe and of a kretprobe (whose
+ * trampoline is a BRK on 6.12's arm64) are an exception's in the kernel.
+ * A return hooked some other way (rethook) would have to hold to that:
+ * tkp_fentry_hit_args() refuses to build beside fentry returns.  See
+ * tkp_fentry_hit_args().
  */
+#if defined(CONFIG_KPROBE_EVENTS_FENTRY) && TKP_HAVE_ARGS_OPS && \
+	TKP_FTRACE_REGS_COPY
+#define TKP_LAZY_REGS	1
+#else
+#define TKP_LAZY_REGS	0
+#endif
+
+#if TKP_LAZY_REGS
 struct tkp_regs_slot {
 	struct pt_regs regs;
 	struct ftrace_regs *fregs;
@@ -289,7 +300,7 @@ static nokprobe_inline unsigned long tkp_reg_at(struct pt_regs *regs, u16 off)
 {
 	struct tkp_regs_slot *rs;
 
-	if (likely(regs->pstate))
+	if (regs->pstate)
 		return *(unsigned long *)((u8 *)regs + off);
 	/* x0-x7, the usual argument (bench row ustring) */
 	if (off < offsetof(struct pt_regs, regs[8])) {
@@ -1694,7 +1705,7 @@ static void tkp_fentry_hit(unsigned long ip, unsigned long parent_ip,
 NOKPROBE_SYMBOL(tkp_fentry_hit);
 #endif
 
-#if TKP_HAVE_ARGS_OPS && TKP_FTRACE_REGS_COPY
+#if TKP_LAZY_REGS
 /*
  * 6.12's arm64: the registers ftrace saves (TKP_FTRACE_REGS) in a struct
  * pt_regs of our own, the rest of it zero, for the fetch and for perf and

@@ -6,7 +6,8 @@
 # callback is an ftrace place on the lighter ops; where those are not
 # in a struct pt_regs (6.12's arm64) it reads the argument registers,
 # the stack and frame pointers through ftrace's accessors, and the rest
-# (x8, the link register) from a copy it makes then.  Beside it on the
+# (x8, the link register) from a copy it makes then: read in that order
+# here, so that every accessor is taken before the copy.  Beside it on the
 # same function, a probe that also reads a register ftrace does not save
 # is of another kind (a BRK kprobe on 6.12's arm64, the ops that saves
 # every register on x86_64).  Both are hit by each call of vfs_read, one
@@ -18,7 +19,8 @@ reset || fail "initial reset failed"
 trap 'reset >/dev/null 2>&1' EXIT
 
 if [ "$KPE_ARCH" = arm64 ]; then
-	saved="x0 x1 x2 x3 x4 x5 x6 x7 x8 x29 x30 sp" other=x9
+	# those ftrace's accessors give first (x8 and lr make the copy)
+	saved="sp x29 x0 x1 x2 x3 x4 x5 x6 x7 x8 x30" other=x9
 else
 	saved="di si dx cx r8 r9 ax bp sp" other=r10
 fi
