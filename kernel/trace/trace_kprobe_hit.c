@@ -242,9 +242,9 @@ static nokprobe_inline long tkp_ustrncpy(char *dst, unsigned long src,
  * gives the kernel mode).  Nor is the pstate of any other struct pt_regs
  * a hit gets there: those of a kprobe and of a kretprobe (whose
  * trampoline is a BRK on 6.12's arm64) are an exception's in the kernel.
- * A return hooked some other way (rethook) would have to hold to that:
- * tkp_fentry_hit_args() refuses to build beside fentry returns.  See
- * tkp_fentry_hit_args().
+ * A return hooked some other way (rethook) would have to hold to that,
+ * and tkp_fentry_hit_args(), which takes the copies, refuses to build
+ * beside fentry returns.
  */
 #if defined(CONFIG_KPROBE_EVENTS_FENTRY) && TKP_HAVE_ARGS_OPS && \
 	TKP_FTRACE_REGS_COPY
