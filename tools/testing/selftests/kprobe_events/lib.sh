@@ -145,7 +145,8 @@ disable_ev() {
 
 # all_setup GRP/EVENT: the start of a test of one event over every
 # function (test_wildcard_all*.sh): PAT is "*", or "[a-m]*" on a kernel
-# with KASAN (make check-debug), to keep the run's time in bounds;
+# with KASAN (make check-debug), to keep the run's time in bounds, and
+# the lockup detectors' limits raised there (all_detectors_slow);
 # KPLIST the kprobes list, AFF how many functions ftrace can hook, KMOD
 # 1 when kpe_kmod could be loaded (it is); a 256 KiB buffer, as reading
 # a full one of the debug kernel (4 CPUs, KASAN, under TCG) takes the
@@ -159,7 +160,11 @@ all_setup() {
 	case $ALL_KB in *[!0-9]*) ALL_KB=1408 ;; esac
 	trap all_cleanup EXIT
 	PAT=${KPE_ALL_PAT:-*}
-	grep -q ' kasan_report$' /proc/kallsyms && PAT='[a-m]*'
+	ALL_WD= ALL_RS=
+	if grep -q ' kasan_report$' /proc/kallsyms; then
+		PAT='[a-m]*'
+		all_detectors_slow
+	fi
 	KPLIST=/sys/kernel/debug/kprobes/list
 	AFF=$(wc -l < "$T/available_filter_functions")
 	KMOD=
@@ -248,6 +253,22 @@ all_kmod_hit() {
 		fail "kpe_kmod's functions still listed after rmmod"
 }
 
+# all_detectors_slow: the soft-lockup and RCU stall detectors' limits
+# raised, from 20 and 21 s to 60 and 60 s, for as long as the
+# every-function event exists (all_cleanup puts them back).  On the
+# debug kernel under TCG, with every function of the pattern hooked, the
+# core's own work can keep a CPU busy longer than the defaults allow: an
+# idle CPU's RCU softirq runs every callback that is ready (rcu_do_batch()
+# sets it no count limit there), and each one's allocation walks the
+# stack (KASAN) through hooked calls, for some 20 s when kpe_kmod is
+# unloaded.  A hang is still reported, 40 s later.
+all_detectors_slow() {
+	_wd=/proc/sys/kernel/watchdog_thresh
+	_rs=/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout
+	[ -w "$_wd" ] && ALL_WD=$(cat "$_wd") && echo 30 > "$_wd"
+	[ -w "$_rs" ] && ALL_RS=$(cat "$_rs") && echo 60 > "$_rs"
+}
+
 all_cleanup() {
 	rm -f /tmp/kpe-all.list
 	echo "$ALL_KB" > "$T/buffer_size_kb"
@@ -255,6 +276,9 @@ all_cleanup() {
 	quiet_write 0 "$T/events/$ALL_EV/enable"
 	reset >/dev/null 2>&1
 	rmmod kpe_kmod 2>/dev/null
+	[ -z "$ALL_WD" ] || echo "$ALL_WD" > /proc/sys/kernel/watchdog_thresh
+	[ -z "$ALL_RS" ] ||
+		echo "$ALL_RS" > /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout
 }
 
 # poll SECS CMD...: run CMD every 0.2 s until it succeeds, for at most
