@@ -160,7 +160,7 @@ all_setup() {
 	case $ALL_KB in *[!0-9]*) ALL_KB=1408 ;; esac
 	trap all_cleanup EXIT
 	PAT=${KPE_ALL_PAT:-*}
-	ALL_WD= ALL_RS=
+	ALL_WD='' ALL_RS=''
 	if grep -q ' kasan_report$' /proc/kallsyms; then
 		PAT='[a-m]*'
 		all_detectors_slow
