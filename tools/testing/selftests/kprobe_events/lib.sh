@@ -267,6 +267,8 @@ all_detectors_slow() {
 	_rs=/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout
 	[ -w "$_wd" ] && ALL_WD=$(cat "$_wd") && echo 30 > "$_wd"
 	[ -w "$_rs" ] && ALL_RS=$(cat "$_rs") && echo 60 > "$_rs"
+	log "while hooked: watchdog_thresh ${ALL_WD:-?} -> $(cat "$_wd")," \
+		"rcu_cpu_stall_timeout ${ALL_RS:-?} -> $(cat "$_rs") s"
 }
 
 all_cleanup() {
