@@ -262,13 +262,13 @@ all_kmod_hit() {
 # sets it no count limit there), and each one's allocation walks the
 # stack (KASAN) through hooked calls, for some 20 s when kpe_kmod is
 # unloaded.  A hang is still reported, 40 s later.
+WD_FILE=/proc/sys/kernel/watchdog_thresh
+RS_FILE=/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout
 all_detectors_slow() {
-	_wd=/proc/sys/kernel/watchdog_thresh
-	_rs=/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout
-	[ -w "$_wd" ] && ALL_WD=$(cat "$_wd") && echo 30 > "$_wd"
-	[ -w "$_rs" ] && ALL_RS=$(cat "$_rs") && echo 60 > "$_rs"
-	log "while hooked: watchdog_thresh ${ALL_WD:-?} -> $(cat "$_wd")," \
-		"rcu_cpu_stall_timeout ${ALL_RS:-?} -> $(cat "$_rs") s"
+	[ -w "$WD_FILE" ] && ALL_WD=$(cat "$WD_FILE") && echo 30 > "$WD_FILE"
+	[ -w "$RS_FILE" ] && ALL_RS=$(cat "$RS_FILE") && echo 60 > "$RS_FILE"
+	log "while hooked: watchdog_thresh ${ALL_WD:-?} -> $(cat "$WD_FILE")," \
+		"rcu_cpu_stall_timeout ${ALL_RS:-?} -> $(cat "$RS_FILE") s"
 }
 
 all_cleanup() {
@@ -278,9 +278,11 @@ all_cleanup() {
 	quiet_write 0 "$T/events/$ALL_EV/enable"
 	reset >/dev/null 2>&1
 	rmmod kpe_kmod 2>/dev/null
-	[ -z "$ALL_WD" ] || echo "$ALL_WD" > /proc/sys/kernel/watchdog_thresh
-	[ -z "$ALL_RS" ] ||
-		echo "$ALL_RS" > /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout
+	[ -z "$ALL_WD" ] || echo "$ALL_WD" > "$WD_FILE"
+	[ -z "$ALL_RS" ] || echo "$ALL_RS" > "$RS_FILE"
+	[ -z "$ALL_WD$ALL_RS" ] ||
+		log "limits put back: watchdog_thresh $(cat "$WD_FILE")," \
+			"rcu_cpu_stall_timeout $(cat "$RS_FILE") s"
 }
 
 # poll SECS CMD...: run CMD every 0.2 s until it succeeds, for at most
